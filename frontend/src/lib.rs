@@ -1,0 +1,260 @@
+//! The shaderlab frontend: ShaderLab source text to an IR [`Module`].
+//!
+//! Pipeline: [`lexer`] -> [`structure`] (Shader / SubShader / Pass, render states, entries; everything else is
+//! a level's GLSL text) -> per level [`preprocess`] -> [`parser`] (syntax tree, [`ast`]) -> [`lower`] (IR).
+//! Levels are processed once each, top-down: the shader level's text is parsed once and shared by every pass,
+//! and the preprocessor and parser state (macros, struct names, included chunks) flows from a level to the
+//! levels below it.
+//!
+//! The frontend never fails and never panics on any input: every problem is a clue in `Module::clues`.
+//! It does no I/O: included chunks come through an [`IncludeResolver`].
+
+pub mod ast;
+pub mod diag;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+pub mod pp_expr;
+pub mod preprocess;
+pub mod render_state;
+pub mod structure;
+pub mod token;
+
+use diag::Sink;
+use parser::{Keywords, MacroInfo, Parser};
+use preprocess::{MacroBody, PpState, Preprocessor};
+use shaderlab_ir::{
+    Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
+    SubShader,
+};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use structure::{EntryAssign, LevelSyntax, PassSyntax};
+
+pub use preprocess::normalize_key;
+
+/// Source of `#include` chunks. Keys arrive normalized (see [`normalize_key`]): relative to an include root,
+/// `/`-separated, without `.` or `..` segments. Return `None` for an unknown key.
+pub trait IncludeResolver {
+    fn load(&self, key: &str) -> Option<String>;
+}
+
+/// An include map: key -> chunk text.
+#[derive(Clone, Debug, Default)]
+pub struct MapResolver {
+    pub chunks: HashMap<String, String>,
+}
+
+impl MapResolver {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn insert(&mut self, key: impl Into<String>, text: impl Into<String>) {
+        self.chunks.insert(key.into(), text.into());
+    }
+}
+
+impl IncludeResolver for MapResolver {
+    fn load(&self, key: &str) -> Option<String> {
+        self.chunks.get(key).cloned()
+    }
+}
+
+/// Resource limits; reaching one is a LimitExceeded diagnostic, never a crash or a hang.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Nesting of expressions and statements.
+    pub max_nesting: usize,
+    pub max_include_depth: usize,
+    /// Nested macro expansions (a macro whose expansion uses a macro ...).
+    pub max_macro_depth: usize,
+    /// Tokens produced by macro expansion in one compile.
+    pub max_macro_expansion_tokens: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_nesting: 256, max_include_depth: 32, max_macro_depth: 256, max_macro_expansion_tokens: 1 << 20 }
+    }
+}
+
+/// Frontend options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `None`: preserving mode. `Some(defines)`: variant mode with these `(name, value)` macros.
+    pub defines: Option<Vec<(String, String)>>,
+    pub limits: Limits,
+}
+
+/// Parser state that flows from a level to the levels below it.
+#[derive(Clone, Default)]
+struct LevelState {
+    pp: PpState,
+    macros: HashMap<Name, MacroInfo>,
+    type_names: HashSet<Name>,
+}
+
+/// Read a ShaderLab source into a module. `name` is the file name shown in diagnostics.
+pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &Options) -> Module {
+    let mode = match &options.defines {
+        Some(d) => Mode::Variant { defines: d.clone() },
+        None => Mode::Preserving,
+    };
+    let mut module = Module::new(mode);
+    let file = module.sources.add(name, text, None);
+    let tokens = lexer::lex(text, file, &mut module.names);
+    let keywords = Keywords::new(&mut module.names);
+    let mut sink = Sink::default();
+    let Some(shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
+        module.clues = sink.clues;
+        return module;
+    };
+
+    let mut root = LevelState::default();
+    if let Some(defines) = &options.defines {
+        let cmd = module.sources.add("<command line>", String::new(), None);
+        for (name, value) in defines {
+            let body = lexer::lex(value, cmd, &mut module.names);
+            let name = module.names.intern(name);
+            root.pp.macros.insert(name, Rc::new(MacroBody { params: None, body }));
+        }
+    }
+    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords: &keywords };
+
+    let shader_scope = driver.level(&shader.level, None, &mut root);
+    driver.module.shader = Some(Shader {
+        name: shader.name.clone(),
+        name_span: shader.name_span,
+        scope: shader_scope,
+        span: shader.span,
+    });
+    render_state::merge(&[&shader.level], driver.sink);
+
+    for sub in &shader.subshaders {
+        let mut sub_state = root.clone();
+        let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
+        render_state::merge(&[&shader.level, &sub.level], driver.sink);
+        let sub_id = driver.module.subshaders.push(SubShader {
+            name: sub.name.clone(),
+            name_span: sub.name_span,
+            tags: sub.level.tags.clone(),
+            scope: sub_scope,
+            passes: Vec::new(),
+            span: sub.span,
+        });
+        for pass in &sub.passes {
+            let id = match pass {
+                PassSyntax::UsePass { path, span } => {
+                    let render_state = render_state::merge(&[&shader.level, &sub.level], driver.sink);
+                    driver.module.passes.push(Pass {
+                        name: path.clone(),
+                        name_span: *span,
+                        subshader: sub_id,
+                        tags: Vec::new(),
+                        render_state,
+                        kind: PassKind::UsePass { path: path.clone() },
+                        span: *span,
+                    })
+                }
+                PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
+                    let mut pass_state = sub_state.clone();
+                    let scope = driver.level(level, Some(sub_scope), &mut pass_state);
+                    let render_state = render_state::merge(&[&shader.level, &sub.level, level], driver.sink);
+                    if vertex.is_empty() || fragment.is_empty() {
+                        let stage = match (vertex.is_empty(), fragment.is_empty()) {
+                            (true, true) => "VertexShader and FragmentShader",
+                            (true, false) => "VertexShader",
+                            _ => "FragmentShader",
+                        };
+                        driver.sink.structure(
+                            StructureClue::MissingEntry { pass: name.clone(), stage: stage.into() },
+                            *name_span,
+                        );
+                    }
+                    let vertex = driver.entry("VertexShader", vertex, scope);
+                    let fragment = driver.entry("FragmentShader", fragment, scope);
+                    driver.module.passes.push(Pass {
+                        name: name.clone(),
+                        name_span: *name_span,
+                        subshader: sub_id,
+                        tags: level.tags.clone(),
+                        render_state,
+                        kind: PassKind::Program { scope, vertex, fragment },
+                        span: *span,
+                    })
+                }
+            };
+            if let Some(s) = driver.module.subshaders.get_mut(sub_id) {
+                s.passes.push(id);
+            }
+        }
+    }
+    module.clues = sink.clues;
+    module
+}
+
+struct Driver<'a> {
+    module: &'a mut Module,
+    sink: &'a mut Sink,
+    resolver: &'a dyn IncludeResolver,
+    options: &'a Options,
+    keywords: &'a Keywords,
+}
+
+impl Driver<'_> {
+    /// Preprocess, parse and lower one level's GLSL text into a new scope.
+    fn level(&mut self, level: &LevelSyntax, parent: Option<ScopeId>, state: &mut LevelState) -> ScopeId {
+        let variant = self.options.defines.is_some();
+        let mut pp = Preprocessor::new(self.module, self.sink, self.resolver, &self.options.limits, variant);
+        let tokens = pp.level(&level.glsl, &mut state.pp);
+        let directives = std::mem::take(&mut pp.directives);
+        drop(pp);
+        let parser = Parser::new(
+            &tokens,
+            &directives,
+            &self.module.names,
+            self.keywords,
+            self.sink,
+            &mut state.macros,
+            &mut state.type_names,
+            self.options.limits.max_nesting,
+        );
+        let ast = parser.parse_level();
+        let items = lower::Lowerer::new(self.module, &ast).items();
+        self.module.scopes.push(Scope { parent, items })
+    }
+
+    /// Check a pass's entry assignments: at most one each, naming a function defined in the pass's text.
+    fn entry(&mut self, stage: &str, assigns: &[EntryAssign], scope: ScopeId) -> Option<EntryRef> {
+        let first = assigns.first()?;
+        for dup in &assigns[1..] {
+            self.sink.push(
+                Clue::new(ClueKind::Structure(StructureClue::DuplicateEntryAssignment { stage: stage.into() }), dup.span)
+                    .with_note(Some(first.span), "first assigned here"),
+            );
+        }
+        let name = self.module.names.intern(&first.name);
+        if !self.defines_function(scope, name) {
+            self.sink.structure(StructureClue::EntryNotFound { name: first.name.clone() }, first.name_span);
+        }
+        Some(EntryRef { name, span: first.name_span })
+    }
+
+    fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
+        let mut found = false;
+        for s in self.module.scope_chain(scope) {
+            let Some(scope) = self.module.scopes.get(s) else { continue };
+            Guarded::for_each_item(&scope.items, &mut |item| {
+                if let shaderlab_ir::GlobalItem::Function(f) = item {
+                    if let Some(f) = self.module.functions.get(*f) {
+                        if f.name == name && f.body.is_some() {
+                            found = true;
+                        }
+                    }
+                }
+            });
+        }
+        found
+    }
+}

@@ -1,0 +1,344 @@
+//! Expressions: GLSL ES 3.00 precedence, with precedence climbing for the binary operators.
+
+use super::{Kw, Parser};
+use crate::ast::{AstArg, AstExprKind, AstType, ExprIdx};
+use crate::token::{Punct, TokenKind};
+use shaderlab_ir::{BinaryOp, IncDecOp, Literal, UnaryOp};
+
+/// Binary operators with their precedence (higher binds tighter).
+fn binary_op(p: Punct) -> Option<(BinaryOp, u8)> {
+    use BinaryOp::*;
+    Some(match p {
+        Punct::OrOr => (LogicalOr, 1),
+        Punct::XorXor => (LogicalXor, 2),
+        Punct::AndAnd => (LogicalAnd, 3),
+        Punct::Pipe => (BitOr, 4),
+        Punct::Caret => (BitXor, 5),
+        Punct::Amp => (BitAnd, 6),
+        Punct::Eq => (Equal, 7),
+        Punct::Ne => (NotEqual, 7),
+        Punct::Lt => (Less, 8),
+        Punct::Gt => (Greater, 8),
+        Punct::Le => (LessEqual, 8),
+        Punct::Ge => (GreaterEqual, 8),
+        Punct::Shl => (ShiftLeft, 9),
+        Punct::Shr => (ShiftRight, 9),
+        Punct::Plus => (Add, 10),
+        Punct::Minus => (Sub, 10),
+        Punct::Star => (Mul, 11),
+        Punct::Slash => (Div, 11),
+        Punct::Percent => (Rem, 11),
+        _ => return None,
+    })
+}
+
+fn assign_op(p: Punct) -> Option<Option<BinaryOp>> {
+    use BinaryOp::*;
+    Some(match p {
+        Punct::Assign => None,
+        Punct::PlusAssign => Some(Add),
+        Punct::MinusAssign => Some(Sub),
+        Punct::StarAssign => Some(Mul),
+        Punct::SlashAssign => Some(Div),
+        Punct::PercentAssign => Some(Rem),
+        Punct::ShlAssign => Some(ShiftLeft),
+        Punct::ShrAssign => Some(ShiftRight),
+        Punct::AmpAssign => Some(BitAnd),
+        Punct::PipeAssign => Some(BitOr),
+        Punct::CaretAssign => Some(BitXor),
+        _ => return None,
+    })
+}
+
+impl<'a> Parser<'a> {
+    fn current_punct(&self) -> Option<Punct> {
+        match self.peek().map(|t| &t.kind) {
+            Some(TokenKind::Punct(p)) => Some(*p),
+            _ => None,
+        }
+    }
+
+    fn error_expr(&mut self) -> ExprIdx {
+        let span = self.here();
+        self.alloc(AstExprKind::Error, span)
+    }
+
+    /// `expression`: assignments separated by commas.
+    pub(crate) fn expression(&mut self) -> ExprIdx {
+        let mut left = self.assignment();
+        while self.is_punct(Punct::Comma) && !self.bailing {
+            self.pos += 1;
+            let right = self.assignment();
+            let span = self.ast.exprs[left].span.to(self.ast.exprs[right].span);
+            left = self.alloc(AstExprKind::Sequence { left, right }, span);
+        }
+        left
+    }
+
+    /// `assignment_expression` (right-associative).
+    pub(crate) fn assignment(&mut self) -> ExprIdx {
+        if !self.enter() {
+            return self.error_expr();
+        }
+        let target = self.conditional();
+        let result = match self.current_punct().and_then(assign_op) {
+            Some(op) if !self.bailing => {
+                self.pos += 1;
+                let value = self.assignment();
+                let span = self.ast.exprs[target].span.to(self.ast.exprs[value].span);
+                self.alloc(AstExprKind::Assign { op, target, value }, span)
+            }
+            _ => target,
+        };
+        self.leave();
+        result
+    }
+
+    fn conditional(&mut self) -> ExprIdx {
+        let condition = self.binary(1);
+        if !self.is_punct(Punct::Question) || self.bailing {
+            return condition;
+        }
+        self.pos += 1;
+        let accept = self.expression();
+        if !self.expect(Punct::Colon, "':'") {
+            return condition;
+        }
+        let reject = self.assignment();
+        let span = self.ast.exprs[condition].span.to(self.ast.exprs[reject].span);
+        self.alloc(AstExprKind::Select { condition, accept, reject }, span)
+    }
+
+    fn binary(&mut self, min_prec: u8) -> ExprIdx {
+        let mut left = self.unary();
+        while let Some((op, prec)) = self.current_punct().and_then(binary_op) {
+            if prec < min_prec || self.bailing {
+                break;
+            }
+            self.pos += 1;
+            let right = self.binary(prec + 1);
+            let span = self.ast.exprs[left].span.to(self.ast.exprs[right].span);
+            left = self.alloc(AstExprKind::Binary { op, left, right }, span);
+        }
+        left
+    }
+
+    fn unary(&mut self) -> ExprIdx {
+        let start = self.here();
+        let op = match self.current_punct() {
+            Some(Punct::Minus) => Some(Ok(UnaryOp::Negate)),
+            Some(Punct::Plus) => Some(Ok(UnaryOp::Plus)),
+            Some(Punct::Bang) => Some(Ok(UnaryOp::Not)),
+            Some(Punct::Tilde) => Some(Ok(UnaryOp::BitNot)),
+            Some(Punct::PlusPlus) => Some(Err(IncDecOp::PreIncrement)),
+            Some(Punct::MinusMinus) => Some(Err(IncDecOp::PreDecrement)),
+            _ => None,
+        };
+        let Some(op) = op else { return self.postfix() };
+        self.pos += 1;
+        if !self.enter() {
+            return self.error_expr();
+        }
+        let operand = self.unary();
+        self.leave();
+        let span = start.to(self.ast.exprs[operand].span);
+        match op {
+            Ok(op) => self.alloc(AstExprKind::Unary { op, operand }, span),
+            Err(op) => self.alloc(AstExprKind::IncDec { op, target: operand }, span),
+        }
+    }
+
+    fn postfix(&mut self) -> ExprIdx {
+        let mut e = self.primary();
+        loop {
+            if self.bailing {
+                return e;
+            }
+            let start = self.ast.exprs[e].span;
+            match self.current_punct() {
+                Some(Punct::LBracket) => {
+                    self.pos += 1;
+                    let index = self.expression();
+                    if !self.expect(Punct::RBracket, "']'") {
+                        return e;
+                    }
+                    e = self.alloc(AstExprKind::Index { base: e, index }, start.to(self.prev_span()));
+                }
+                Some(Punct::Dot) => {
+                    self.pos += 1;
+                    let Some(t) = self.peek().filter(|t| t.kind == TokenKind::Ident) else {
+                        self.expected("a member name");
+                        return e;
+                    };
+                    self.pos += 1;
+                    if self.names.resolve(t.sym) == "length" && self.punct_at(0, Punct::LParen) && self.punct_at(1, Punct::RParen) {
+                        self.pos += 2;
+                        e = self.alloc(AstExprKind::Length { base: e }, start.to(self.prev_span()));
+                        continue;
+                    }
+                    e = self.alloc(AstExprKind::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
+                }
+                Some(Punct::PlusPlus) => {
+                    self.pos += 1;
+                    e = self.alloc(AstExprKind::IncDec { op: IncDecOp::PostIncrement, target: e }, start.to(self.prev_span()));
+                }
+                Some(Punct::MinusMinus) => {
+                    self.pos += 1;
+                    e = self.alloc(AstExprKind::IncDec { op: IncDecOp::PostDecrement, target: e }, start.to(self.prev_span()));
+                }
+                _ => return e,
+            }
+        }
+    }
+
+    /// `( args )` at the `(`, through the `)`.
+    fn call_args(&mut self) -> Vec<AstArg> {
+        self.pos += 1; // (
+        // `f(void)` means no arguments.
+        if self.peek().is_some_and(|t| self.builtin_type(t) == Some(shaderlab_ir::TypeInner::Void)) && self.punct_at(1, Punct::RParen) {
+            self.pos += 1;
+        }
+        let args = self.guarded_list(&mut |p| p.argument(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        self.expect(Punct::RParen, "')'");
+        args
+    }
+
+    fn argument(&mut self) -> super::Step<ExprIdx> {
+        let Some(t) = self.peek() else { return super::Step::End };
+        if t.is_punct(Punct::RParen) {
+            return super::Step::End;
+        }
+        if t.is_punct(Punct::Comma) {
+            self.pos += 1;
+            return super::Step::Skip;
+        }
+        if matches!(t.kind, TokenKind::Directive(_)) {
+            self.expected("an argument");
+            self.pos += 1;
+            return super::Step::Skip;
+        }
+        if self.bailing || t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace) {
+            self.expected("')'");
+            return super::Step::End;
+        }
+        super::Step::Item(self.assignment())
+    }
+
+    fn primary(&mut self) -> ExprIdx {
+        let Some(t) = self.peek() else {
+            self.expected("an expression");
+            return self.error_expr();
+        };
+        let span = t.span;
+        match &t.kind {
+            TokenKind::Int(v) => {
+                self.pos += 1;
+                self.alloc(AstExprKind::Literal(Literal::Int { value: *v, spelling: t.sym }), span)
+            }
+            TokenKind::Uint(v) => {
+                self.pos += 1;
+                self.alloc(AstExprKind::Literal(Literal::Uint { value: *v, spelling: t.sym }), span)
+            }
+            TokenKind::Float(v) => {
+                self.pos += 1;
+                self.alloc(AstExprKind::Literal(Literal::Float { value: *v, spelling: t.sym }), span)
+            }
+            TokenKind::Error(_) => {
+                // Reported by the preprocessor (an invalid number).
+                self.pos += 1;
+                self.alloc(AstExprKind::Error, span)
+            }
+            TokenKind::Punct(Punct::LParen) => {
+                self.pos += 1;
+                if !self.enter() {
+                    return self.error_expr();
+                }
+                let e = self.expression();
+                self.leave();
+                self.expect(Punct::RParen, "')'");
+                // Parentheses widen the span (useful for diagnostics on the whole group).
+                let full = span.to(self.prev_span());
+                self.ast.exprs[e].span = full;
+                e
+            }
+            TokenKind::Ident => self.primary_ident(),
+            _ => {
+                self.expected("an expression");
+                self.error_expr()
+            }
+        }
+    }
+
+    fn primary_ident(&mut self) -> ExprIdx {
+        let Some(t) = self.peek() else { return self.error_expr() };
+        let span = t.span;
+        match self.kw_of(t) {
+            Some(Kw::True) => {
+                self.pos += 1;
+                return self.alloc(AstExprKind::Literal(Literal::Bool(true)), span);
+            }
+            Some(Kw::False) => {
+                self.pos += 1;
+                return self.alloc(AstExprKind::Literal(Literal::Bool(false)), span);
+            }
+            Some(Kw::Highp | Kw::Mediump | Kw::Lowp) | None => {}
+            Some(_) => {
+                self.expected("an expression");
+                return self.error_expr();
+            }
+        }
+        // Constructors of builtin types: `vec3(...)`, `float[3](...)`.
+        if self.builtin_type(t).is_some() || self.precision_of(self.kw_of(t).unwrap_or(Kw::Const)).is_some() {
+            let Some(ty) = self.type_specifier() else {
+                self.expected("an expression");
+                return self.error_expr();
+            };
+            return self.constructor(ty);
+        }
+        // Source macros (preserving mode).
+        if self.macros.contains_key(&t.sym) {
+            self.pos += 1;
+            let args = if self.is_punct(Punct::LParen) { Some(self.call_args()) } else { None };
+            return self.alloc(AstExprKind::MacroRef { name: t.sym, args }, span.to(self.prev_span()));
+        }
+        // User array constructor: `S[2](...)`.
+        if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
+            let Some(ty) = self.type_specifier() else { return self.error_expr() };
+            return self.constructor(ty);
+        }
+        self.pos += 1;
+        if self.is_punct(Punct::LParen) {
+            let args = self.call_args();
+            return self.alloc(AstExprKind::Call { callee: t.sym, callee_span: span, args }, span.to(self.prev_span()));
+        }
+        self.alloc(AstExprKind::Ident(t.sym), span)
+    }
+
+    /// At `Name [`: whether `[ ... ] (` follows.
+    fn array_constructor_ahead(&self) -> bool {
+        let mut i = 1;
+        let mut depth = 0;
+        while let Some(t) = self.peek_at(i) {
+            if t.is_punct(Punct::LBracket) {
+                depth += 1;
+            } else if t.is_punct(Punct::RBracket) {
+                depth -= 1;
+                if depth == 0 {
+                    return self.punct_at(i + 1, Punct::LParen);
+                }
+            }
+            i += 1;
+        }
+        false
+    }
+
+    fn constructor(&mut self, ty: AstType) -> ExprIdx {
+        let start = ty.span;
+        if !self.is_punct(Punct::LParen) {
+            self.expected("'(' after a type name in an expression");
+            return self.error_expr();
+        }
+        let args = self.call_args();
+        self.alloc(AstExprKind::Construct { ty, args }, start.to(self.prev_span()))
+    }
+}

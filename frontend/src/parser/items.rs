@@ -1,0 +1,515 @@
+//! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters.
+
+use super::{Kw, MacroInfo, Parser, Step};
+use crate::ast::{
+    AstDeclarator, AstDefine, AstExprKind, AstFunction, AstItem, AstMember, AstParam, AstStruct, AstType,
+    AstVarDecl, ExprIdx,
+};
+use crate::preprocess::Directive;
+use crate::token::{Punct, TokenKind};
+use shaderlab_ir::{
+    Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage, TypeInner,
+};
+
+impl<'a> Parser<'a> {
+    /// One global item.
+    pub(crate) fn external_item(&mut self) -> Step<AstItem> {
+        let Some(t) = self.peek() else { return Step::End };
+        if let Some(d) = self.directive_of(t) {
+            self.pos += 1;
+            return match d {
+                Directive::Define { .. } => match self.define(d) {
+                    Some(def) => Step::Item(AstItem::Define(def)),
+                    None => Step::Skip,
+                },
+                Directive::Undef { name, span } => {
+                    self.macros.remove(name);
+                    Step::Item(AstItem::Undef(*name, *span))
+                }
+                _ => Step::Skip,
+            };
+        }
+        if self.eat(Punct::Semicolon) {
+            return Step::Skip;
+        }
+        if t.is_punct(Punct::RBrace) {
+            self.expected("a declaration");
+            self.pos += 1;
+            self.resync();
+            return Step::Skip;
+        }
+        if self.peek_kw() == Some(Kw::Precision) {
+            return match self.precision_statement() {
+                Some((precision, ty, span)) => Step::Item(AstItem::Precision { precision, ty, span }),
+                None => Step::Skip,
+            };
+        }
+        let start = self.here();
+        let qualifiers = self.qualifiers();
+        if self.peek_kw() == Some(Kw::Struct) {
+            let Some(decl) = self.struct_specifier() else {
+                self.recover();
+                return Step::Skip;
+            };
+            let vars = self.struct_declarators(&decl, qualifiers, start);
+            return Step::Item(AstItem::Struct(decl, vars));
+        }
+        let Some(ty) = self.type_specifier() else {
+            self.expected("a type");
+            self.recover();
+            return Step::Skip;
+        };
+        // A function: `T name (`
+        if self.peek().is_some_and(|t| t.kind == TokenKind::Ident) && self.punct_at(1, Punct::LParen) {
+            return match self.function_rest(ty, start) {
+                Some(f) => Step::Item(AstItem::Function(f)),
+                None => Step::Skip,
+            };
+        }
+        match self.declarator_list(qualifiers, ty, start) {
+            Some(decl) => Step::Item(AstItem::Var(decl)),
+            None => Step::Skip,
+        }
+    }
+
+    /// A `#define` marker: registers the macro and parses its body as an expression when it is one.
+    pub(crate) fn define(&mut self, d: &'a Directive) -> Option<AstDefine> {
+        let Directive::Define { name, name_span, params, body, text, span } = d else { return None };
+        self.macros.insert(*name, MacroInfo { params: params.clone(), body: body.clone() });
+        let body_expr = self.body_expression(body);
+        Some(AstDefine {
+            name: *name,
+            name_span: *name_span,
+            params: params.clone(),
+            text: text.clone(),
+            body_expr,
+            span: *span,
+        })
+    }
+
+    /// Parse macro body tokens as one expression, silently; `None` when they are not one.
+    fn body_expression(&mut self, body: &'a [crate::token::Token]) -> Option<ExprIdx> {
+        if body.is_empty() {
+            return None;
+        }
+        let saved = (self.toks, self.pos, self.recovering, self.bailing, self.end_span);
+        self.toks = body;
+        self.pos = 0;
+        self.recovering = true; // silence: a body that is not an expression is fine
+        let errors_before = self.sink.error_count();
+        let e = self.expression();
+        let complete = self.at_end() && self.sink.error_count() == errors_before;
+        let is_error = matches!(self.ast.exprs[e].kind, AstExprKind::Error);
+        (self.toks, self.pos, self.recovering, self.bailing, self.end_span) = saved;
+        (complete && !is_error).then_some(e)
+    }
+
+    pub(crate) fn precision_statement(&mut self) -> Option<(Precision, TypeInner, Span)> {
+        let start = self.here();
+        self.pos += 1; // precision
+        let precision = self.peek_kw().and_then(|k| self.precision_of(k));
+        let Some(precision) = precision else {
+            self.expected("'highp', 'mediump' or 'lowp'");
+            self.recover();
+            return None;
+        };
+        self.pos += 1;
+        let ty = self.peek().and_then(|t| self.builtin_type(t));
+        let Some(ty) = ty else {
+            self.expected("a type");
+            self.recover();
+            return None;
+        };
+        self.pos += 1;
+        if !self.expect(Punct::Semicolon, "';'") {
+            self.recover();
+            return None;
+        }
+        Some((precision, ty, start.to(self.prev_span())))
+    }
+
+    /// Storage, interpolation, invariance and layout qualifiers (precision is part of the type).
+    pub(crate) fn qualifiers(&mut self) -> Qualifiers {
+        let mut q = Qualifiers::default();
+        let start = self.here();
+        let mut any = false;
+        loop {
+            if let Some(storage) = self.legacy_storage() {
+                q.storage = Some(storage);
+                any = true;
+                self.pos += 1;
+                continue;
+            }
+            let Some(k) = self.peek_kw() else { break };
+            match k {
+                Kw::Const => q.storage = Some(Storage::Const),
+                Kw::Uniform => q.storage = Some(Storage::Uniform),
+                Kw::In => q.storage = Some(Storage::In),
+                Kw::Out => q.storage = Some(Storage::Out),
+                Kw::Inout => q.storage = Some(Storage::InOut),
+                Kw::Flat => q.interpolation = Some(Interpolation::Flat),
+                Kw::Smooth => q.interpolation = Some(Interpolation::Smooth),
+                Kw::Centroid => q.centroid = true,
+                Kw::Invariant => q.invariant = true,
+                Kw::Precise => q.precise = true,
+                Kw::Layout => {
+                    self.pos += 1;
+                    self.layout(&mut q);
+                    any = true;
+                    continue;
+                }
+                _ => break,
+            }
+            any = true;
+            self.pos += 1;
+        }
+        if any {
+            q.span = Some(start.to(self.prev_span()));
+        }
+        q
+    }
+
+    fn layout(&mut self, q: &mut Qualifiers) {
+        if !self.expect(Punct::LParen, "'('") {
+            return;
+        }
+        loop {
+            let Some(t) = self.peek() else { break };
+            if t.kind != TokenKind::Ident {
+                self.expected("a layout qualifier name");
+                break;
+            }
+            let name = t.sym;
+            let span = t.span;
+            self.pos += 1;
+            let mut value = None;
+            if self.eat(Punct::Assign) {
+                match self.peek().map(|t| &t.kind) {
+                    Some(TokenKind::Int(v) | TokenKind::Uint(v)) => {
+                        value = Some(*v as i64);
+                        self.pos += 1;
+                    }
+                    _ => {
+                        self.expected("an integer");
+                        break;
+                    }
+                }
+            }
+            q.layout.push(LayoutQualifier { name, value, span: span.to(self.prev_span()) });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RParen, "')'");
+    }
+
+    /// `[precision] type [dims]`; `None` (nothing consumed) when the current token is not a type.
+    pub(crate) fn type_specifier(&mut self) -> Option<AstType> {
+        let start = self.here();
+        let mut precision = None;
+        if let Some(p) = self.peek_kw().and_then(|k| self.precision_of(k)) {
+            precision = Some(p);
+            self.pos += 1;
+        }
+        let t = self.peek()?;
+        let inner = if let Some(b) = self.builtin_type(t) {
+            b
+        } else if self.is_plain_ident(t) && !self.macros.contains_key(&t.sym) {
+            TypeInner::User(t.sym)
+        } else {
+            if precision.is_some() {
+                self.pos -= 1;
+            }
+            return None;
+        };
+        self.pos += 1;
+        let dims = self.array_dims();
+        Some(AstType { inner, precision, dims, span: start.to(self.prev_span()) })
+    }
+
+    /// `[e]` or `[]`, repeated.
+    pub(crate) fn array_dims(&mut self) -> Vec<Option<ExprIdx>> {
+        let mut dims = Vec::new();
+        while self.is_punct(Punct::LBracket) {
+            self.pos += 1;
+            if self.eat(Punct::RBracket) {
+                dims.push(None);
+                continue;
+            }
+            let e = self.assignment();
+            dims.push(Some(e));
+            if !self.expect(Punct::RBracket, "']'") {
+                break;
+            }
+        }
+        dims
+    }
+
+    /// Declarators after a type, through the closing `;`.
+    pub(crate) fn declarator_list(&mut self, qualifiers: Qualifiers, ty: AstType, start: Span) -> Option<AstVarDecl> {
+        let mut declarators = Vec::new();
+        loop {
+            let Some(t) = self.peek().filter(|t| self.is_plain_ident(t)) else {
+                self.expected("a variable name");
+                self.recover();
+                return None;
+            };
+            let name = t.sym;
+            let name_span = t.span;
+            self.pos += 1;
+            let dims = self.array_dims();
+            let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
+            declarators.push(AstDeclarator { name, name_span, dims, init, span: name_span.to(self.prev_span()) });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        if !self.expect(Punct::Semicolon, "';'") {
+            self.recover();
+        }
+        Some(AstVarDecl { qualifiers, ty, declarators, span: start.to(self.prev_span()) })
+    }
+
+    /// `struct [Name] { members }` (the declarators are parsed by the caller).
+    pub(crate) fn struct_specifier(&mut self) -> Option<AstStruct> {
+        let start = self.here();
+        self.pos += 1; // struct
+        let (name, name_span) = match self.peek() {
+            Some(t) if self.is_plain_ident(t) => {
+                self.pos += 1;
+                (t.sym, t.span)
+            }
+            _ => {
+                self.expected("a struct name");
+                return None;
+            }
+        };
+        if !self.expect(Punct::LBrace, "'{'") {
+            return None;
+        }
+        self.type_names.insert(name);
+        let members =
+            self.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        if !self.expect(Punct::RBrace, "'}'") {
+            return None;
+        }
+        Some(AstStruct { name, name_span, members, span: start.to(self.prev_span()) })
+    }
+
+    fn struct_member(&mut self) -> Step<AstMember> {
+        let Some(t) = self.peek() else { return Step::End };
+        if t.is_punct(Punct::RBrace) {
+            return Step::End;
+        }
+        if let Some(d) = self.directive_of(t) {
+            // `#define` inside a struct: keep the macro known, nothing to lower.
+            self.pos += 1;
+            if let Directive::Define { .. } = d {
+                self.define(d);
+            }
+            return Step::Skip;
+        }
+        if self.eat(Punct::Semicolon) {
+            return Step::Skip;
+        }
+        let start = self.here();
+        let qualifiers = self.qualifiers();
+        let Some(ty) = self.type_specifier() else {
+            self.expected("a member type");
+            self.recover();
+            return Step::Skip;
+        };
+        match self.declarator_list(qualifiers, ty, start) {
+            Some(d) => {
+                Step::Item(AstMember { qualifiers: d.qualifiers, ty: d.ty, declarators: d.declarators, span: d.span })
+            }
+            None => Step::Skip,
+        }
+    }
+
+    /// After a struct specifier: `;` or declarators and `;`.
+    pub(crate) fn struct_declarators(
+        &mut self,
+        decl: &AstStruct,
+        qualifiers: Qualifiers,
+        start: Span,
+    ) -> Option<AstVarDecl> {
+        if self.eat(Punct::Semicolon) {
+            return None;
+        }
+        let ty = AstType { inner: TypeInner::User(decl.name), precision: None, dims: Vec::new(), span: decl.name_span };
+        self.declarator_list(qualifiers, ty, start)
+    }
+
+    /// After the return type, at the function name.
+    pub(crate) fn function_rest(&mut self, return_type: AstType, start: Span) -> Option<AstFunction> {
+        let name_tok = self.bump()?;
+        let (name, name_span) = (name_tok.sym, name_tok.span);
+        self.pos += 1; // (
+        let params = self.guarded_list(&mut |p| p.parameter(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        if !self.expect(Punct::RParen, "')'") {
+            self.recover();
+            return None;
+        }
+        if self.eat(Punct::Semicolon) {
+            return Some(AstFunction { return_type, name, name_span, params, body: None, span: start.to(self.prev_span()) });
+        }
+        if !self.is_punct(Punct::LBrace) {
+            self.expected("'{' or ';'");
+            self.recover();
+            return None;
+        }
+        let body = self.block()?;
+        Some(AstFunction { return_type, name, name_span, params, body: Some(body), span: start.to(self.prev_span()) })
+    }
+
+    fn parameter(&mut self) -> Step<AstParam> {
+        let Some(t) = self.peek() else { return Step::End };
+        if t.is_punct(Punct::RParen) {
+            return Step::End;
+        }
+        if t.is_punct(Punct::Comma) {
+            self.pos += 1;
+            return Step::Skip;
+        }
+        if let TokenKind::Directive(_) = t.kind {
+            self.expected("a parameter");
+            self.pos += 1;
+            self.resync();
+            return Step::Skip;
+        }
+        let start = self.here();
+        // A macro standing for a parameter: `TEXTURE2D_SHADOW_PARAM(shadowMap)`.
+        if t.kind == TokenKind::Ident && self.macros.contains_key(&t.sym) {
+            return self.macro_parameter();
+        }
+        // `f(void)`
+        if self.builtin_type(t) == Some(TypeInner::Void) && self.punct_at(1, Punct::RParen) {
+            self.pos += 1;
+            return Step::Skip;
+        }
+        let qualifiers = self.qualifiers();
+        let Some(mut ty) = self.type_specifier() else {
+            self.expected("a parameter type");
+            self.skip_parameter();
+            return Step::Skip;
+        };
+        let mut name = None;
+        if let Some(n) = self.peek().filter(|n| self.is_plain_ident(n)) {
+            name = Some((n.sym, n.span));
+            self.pos += 1;
+            ty.dims.extend(self.array_dims());
+        }
+        if !(self.is_punct(Punct::Comma) || self.is_punct(Punct::RParen) || self.at_directive()) {
+            self.expected("',' or ')'");
+            self.skip_parameter();
+        }
+        Step::Item(AstParam::Declared { qualifiers, ty, name, span: start.to(self.prev_span()) })
+    }
+
+    fn at_directive(&self) -> bool {
+        self.peek().is_some_and(|t| matches!(t.kind, TokenKind::Directive(_)))
+    }
+
+    fn macro_parameter(&mut self) -> Step<AstParam> {
+        let Some(t) = self.bump() else { return Step::End };
+        let (name, start) = (t.sym, t.span);
+        let mut args = Vec::new();
+        if self.eat(Punct::LParen) {
+            while !self.is_punct(Punct::RParen) && !self.at_end() {
+                args.push(self.assignment());
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            if !self.expect(Punct::RParen, "')'") {
+                self.skip_parameter();
+            }
+        }
+        let declares = self.macro_declared_name(name, &args);
+        Step::Item(AstParam::Macro { name, args, declares, span: start.to(self.prev_span()) })
+    }
+
+    /// The parameter name a parameter macro declares: its body ends with one of its parameters, and the matching
+    /// argument is a plain name.
+    fn macro_declared_name(&self, name: Name, args: &[ExprIdx]) -> Option<(Name, Span)> {
+        let info = self.macros.get(&name)?;
+        let last = info.body.last()?;
+        let index = info.params.as_ref()?.iter().position(|p| *p == last.sym)?;
+        let arg = &self.ast.exprs[*args.get(index)?];
+        match arg.kind {
+            AstExprKind::Ident(n) => Some((n, arg.span)),
+            _ => None,
+        }
+    }
+
+    fn skip_parameter(&mut self) {
+        let mut depth = 0i32;
+        while let Some(t) = self.peek() {
+            match &t.kind {
+                TokenKind::Punct(Punct::LParen) => depth += 1,
+                TokenKind::Punct(Punct::RParen) if depth == 0 => break,
+                TokenKind::Punct(Punct::RParen) => depth -= 1,
+                TokenKind::Punct(Punct::Comma) if depth == 0 => break,
+                TokenKind::Punct(Punct::LBrace | Punct::Semicolon) => break,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.resync();
+    }
+
+    /// Whether a declaration starts here (statement context).
+    pub(crate) fn starts_declaration(&self) -> bool {
+        let Some(t) = self.peek() else { return false };
+        if self.legacy_storage().is_some() {
+            return true;
+        }
+        if let Some(k) = self.kw_of(t) {
+            return matches!(
+                k,
+                Kw::Const
+                    | Kw::Uniform
+                    | Kw::In
+                    | Kw::Out
+                    | Kw::Inout
+                    | Kw::Flat
+                    | Kw::Smooth
+                    | Kw::Centroid
+                    | Kw::Invariant
+                    | Kw::Precise
+                    | Kw::Layout
+                    | Kw::Highp
+                    | Kw::Mediump
+                    | Kw::Lowp
+                    | Kw::Struct
+            );
+        }
+        let is_type = self.builtin_type(t).is_some()
+            || (self.is_plain_ident(t) && !self.macros.contains_key(&t.sym));
+        if !is_type {
+            return false;
+        }
+        // `T name`, or `T[...] name`
+        let mut i = 1;
+        if self.punct_at(1, Punct::LBracket) {
+            let mut depth = 0;
+            loop {
+                let Some(t) = self.peek_at(i) else { return false };
+                if t.is_punct(Punct::LBracket) {
+                    depth += 1;
+                } else if t.is_punct(Punct::RBracket) {
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        if !self.punct_at(i, Punct::LBracket) {
+                            break;
+                        }
+                    }
+                }
+                i += 1;
+            }
+        }
+        self.peek_at(i).is_some_and(|n| self.is_plain_ident(n))
+    }
+}

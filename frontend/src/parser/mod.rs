@@ -1,0 +1,551 @@
+//! The GLSL parser: one level's preprocessed tokens to an [`AstLevel`].
+//!
+//! Recursive descent with precedence climbing for binary operators. Every syntax error is reported
+//! (UnexpectedToken naming what was expected), then the parser recovers at the next `;` or `}` and goes on;
+//! errors met while recovering are not reported again. A nesting limit on expressions and statements turns
+//! pathological input into one LimitExceeded diagnostic instead of a stack overflow.
+//!
+//! Directive markers from the preprocessor become conditional regions in five list contexts: global items,
+//! struct members, statements, parameters and call arguments (see [`Parser::guarded_list`]).
+
+mod expr;
+mod items;
+mod stmt;
+
+use crate::ast::{AstExpr, AstExprKind, AstLevel, ExprIdx};
+use crate::diag::Sink;
+use crate::preprocess::Directive;
+use crate::token::{LexError, Punct, Token, TokenKind};
+use shaderlab_ir::{
+    CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner,
+};
+use std::collections::{HashMap, HashSet};
+
+/// GLSL keywords the parser dispatches on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kw {
+    Struct,
+    If,
+    Else,
+    For,
+    While,
+    Do,
+    Switch,
+    Case,
+    Default,
+    Break,
+    Continue,
+    Return,
+    Discard,
+    True,
+    False,
+    Precision,
+    Highp,
+    Mediump,
+    Lowp,
+    Const,
+    Uniform,
+    In,
+    Out,
+    Inout,
+    Flat,
+    Smooth,
+    Centroid,
+    Invariant,
+    Precise,
+    Layout,
+}
+
+/// Keyword and builtin-type lookup tables for one module's interner.
+pub struct Keywords {
+    words: HashMap<Name, Kw>,
+    /// `attribute` and `varying`: ES 1.00 storage qualifiers, but plain names in ShaderLab code
+    /// (`void frag(Varyings varying)`); they qualify only when a type follows.
+    pub(crate) attribute: Name,
+    pub(crate) varying: Name,
+    types: HashMap<Name, TypeInner>,
+}
+
+impl Keywords {
+    pub fn new(names: &mut Interner) -> Self {
+        use Kw::*;
+        let list = [
+            ("struct", Struct),
+            ("if", If),
+            ("else", Else),
+            ("for", For),
+            ("while", While),
+            ("do", Do),
+            ("switch", Switch),
+            ("case", Case),
+            ("default", Default),
+            ("break", Break),
+            ("continue", Continue),
+            ("return", Return),
+            ("discard", Discard),
+            ("true", True),
+            ("false", False),
+            ("precision", Precision),
+            ("highp", Highp),
+            ("mediump", Mediump),
+            ("lowp", Lowp),
+            ("const", Const),
+            ("uniform", Uniform),
+            ("in", In),
+            ("out", Out),
+            ("inout", Inout),
+            ("flat", Flat),
+            ("smooth", Smooth),
+            ("centroid", Centroid),
+            ("invariant", Invariant),
+            ("precise", Precise),
+            ("layout", Layout),
+        ];
+        let words = list.iter().map(|&(w, k)| (names.intern(w), k)).collect();
+        let mut types = HashMap::new();
+        for name in [
+            "void", "bool", "int", "uint", "float", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
+            "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "mat2x2", "mat2x3", "mat2x4",
+            "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4",
+        ]
+        .into_iter()
+        .chain(shaderlab_ir::types::SAMPLERS.iter().map(|(n, _)| *n))
+        {
+            if let Some(t) = TypeInner::from_builtin_name(name) {
+                types.insert(names.intern(name), t);
+            }
+        }
+        let attribute = names.intern("attribute");
+        let varying = names.intern("varying");
+        Keywords { words, types, attribute, varying }
+    }
+}
+
+/// What the parser knows about a macro (preserving mode).
+#[derive(Clone, Debug)]
+pub struct MacroInfo {
+    pub params: Option<Vec<Name>>,
+    pub body: Vec<Token>,
+}
+
+pub struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    pub(crate) directives: &'a [Directive],
+    pub(crate) names: &'a Interner,
+    kw: &'a Keywords,
+    sink: &'a mut Sink,
+    pub(crate) ast: AstLevel,
+    /// Source macros visible here (preserving mode): uses become `MacroRef`s.
+    pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
+    /// Struct names declared so far (to tell declarations from expressions).
+    pub(crate) type_names: &'a mut HashSet<Name>,
+    depth: usize,
+    max_depth: usize,
+    /// Set when the depth limit was hit: unwind to the next statement boundary without more errors.
+    bailing: bool,
+    /// Set after an error until the parser has resynchronized.
+    recovering: bool,
+    end_span: Span,
+}
+
+/// What a list element parser saw.
+pub(crate) enum Step<T> {
+    Item(T),
+    /// Nothing produced (an error already reported, or a separator), keep going.
+    Skip,
+    /// The list ends here (the closing token is not consumed).
+    End,
+}
+
+impl<'a> Parser<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        toks: &'a [Token],
+        directives: &'a [Directive],
+        names: &'a Interner,
+        kw: &'a Keywords,
+        sink: &'a mut Sink,
+        macros: &'a mut HashMap<Name, MacroInfo>,
+        type_names: &'a mut HashSet<Name>,
+        max_depth: usize,
+    ) -> Self {
+        let end_span = toks.last().map(|t| t.span.end_point()).unwrap_or_default();
+        Parser {
+            toks,
+            pos: 0,
+            directives,
+            names,
+            kw,
+            sink,
+            ast: AstLevel::default(),
+            macros,
+            type_names,
+            depth: 0,
+            max_depth,
+            bailing: false,
+            recovering: false,
+            end_span,
+        }
+    }
+
+    /// Parse the whole level.
+    pub fn parse_level(mut self) -> AstLevel {
+        let items = self.guarded_list(&mut |p| p.external_item(), &|_| false);
+        self.ast.items = items;
+        self.ast
+    }
+
+    // ----- token access -----
+
+    pub(crate) fn peek(&self) -> Option<&'a Token> {
+        self.toks.get(self.pos)
+    }
+
+    pub(crate) fn peek_at(&self, n: usize) -> Option<&'a Token> {
+        self.toks.get(self.pos + n)
+    }
+
+    pub(crate) fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    pub(crate) fn bump(&mut self) -> Option<&'a Token> {
+        let t = self.toks.get(self.pos);
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    pub(crate) fn here(&self) -> Span {
+        self.peek().map(|t| t.span).unwrap_or(self.end_span)
+    }
+
+    pub(crate) fn prev_span(&self) -> Span {
+        self.pos.checked_sub(1).and_then(|i| self.toks.get(i)).map(|t| t.span).unwrap_or(self.end_span)
+    }
+
+    pub(crate) fn is_punct(&self, p: Punct) -> bool {
+        self.peek().is_some_and(|t| t.is_punct(p))
+    }
+
+    pub(crate) fn punct_at(&self, n: usize, p: Punct) -> bool {
+        self.peek_at(n).is_some_and(|t| t.is_punct(p))
+    }
+
+    pub(crate) fn eat(&mut self, p: Punct) -> bool {
+        if self.is_punct(p) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn kw_of(&self, t: &Token) -> Option<Kw> {
+        if t.kind == TokenKind::Ident {
+            self.kw.words.get(&t.sym).copied()
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn peek_kw(&self) -> Option<Kw> {
+        self.peek().and_then(|t| self.kw_of(t))
+    }
+
+    pub(crate) fn eat_kw(&mut self, k: Kw) -> bool {
+        if self.peek_kw() == Some(k) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn builtin_type(&self, t: &Token) -> Option<TypeInner> {
+        if t.kind == TokenKind::Ident {
+            self.kw.types.get(&t.sym).copied()
+        } else {
+            None
+        }
+    }
+
+    /// An identifier that is not a keyword or builtin type name.
+    pub(crate) fn is_plain_ident(&self, t: &Token) -> bool {
+        t.kind == TokenKind::Ident && self.kw_of(t).is_none() && self.builtin_type(t).is_none()
+    }
+
+    /// `attribute`/`varying` used as a storage qualifier (a type follows).
+    pub(crate) fn legacy_storage(&self) -> Option<shaderlab_ir::Storage> {
+        let t = self.peek()?;
+        let storage = if t.sym == self.kw.attribute {
+            shaderlab_ir::Storage::Attribute
+        } else if t.sym == self.kw.varying {
+            shaderlab_ir::Storage::Varying
+        } else {
+            return None;
+        };
+        let next = self.peek_at(1)?;
+        let typed = self.builtin_type(next).is_some()
+            || self.kw_of(next).is_some()
+            || (self.is_plain_ident(next) && self.peek_at(2).is_some_and(|n| self.is_plain_ident(n)));
+        typed.then_some(storage)
+    }
+
+    pub(crate) fn precision_of(&self, k: Kw) -> Option<Precision> {
+        match k {
+            Kw::Highp => Some(Precision::High),
+            Kw::Mediump => Some(Precision::Medium),
+            Kw::Lowp => Some(Precision::Low),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn directive_of(&self, t: &Token) -> Option<&'a Directive> {
+        match t.kind {
+            TokenKind::Directive(i) => self.directives.get(i as usize),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn alloc(&mut self, kind: AstExprKind, span: Span) -> ExprIdx {
+        self.ast.exprs.alloc(AstExpr { kind, span })
+    }
+
+    // ----- errors and recovery -----
+
+    pub(crate) fn describe(&self, t: Option<&Token>) -> String {
+        match t {
+            None => "end of text".into(),
+            Some(t) => match &t.kind {
+                TokenKind::Directive(_) => match self.directive_of(t) {
+                    Some(Directive::If(c)) => format!("'#{}'", cond_keyword(c.kind)),
+                    Some(Directive::Elif(_)) => "'#elif'".into(),
+                    Some(Directive::Else(_)) => "'#else'".into(),
+                    Some(Directive::Endif(_)) => "'#endif'".into(),
+                    Some(Directive::Define { .. }) => "'#define'".into(),
+                    Some(Directive::Undef { .. }) => "'#undef'".into(),
+                    None => "'#'".into(),
+                },
+                TokenKind::Error(LexError::UnexpectedChar(c)) => format!("'{c}'"),
+                _ => crate::structure::describe(t, self.names),
+            },
+        }
+    }
+
+    /// Report that something else was expected here (once per error burst).
+    pub(crate) fn expected(&mut self, what: &str) {
+        if self.recovering || self.bailing {
+            return;
+        }
+        self.recovering = true;
+        let found = self.describe(self.peek());
+        let span = self.here();
+        self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: what.into() }, span);
+    }
+
+    pub(crate) fn expect(&mut self, p: Punct, what: &str) -> bool {
+        if self.eat(p) {
+            true
+        } else {
+            self.expected(what);
+            false
+        }
+    }
+
+    /// Enter one nesting level; false (after one LimitExceeded) when the limit is reached.
+    pub(crate) fn enter(&mut self) -> bool {
+        if self.bailing {
+            return false;
+        }
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            self.depth -= 1;
+            self.bailing = true;
+            let span = self.here();
+            self.sink.syntax(SyntaxClue::LimitExceeded { what: "nesting depth".into(), limit: self.max_depth }, span);
+            return false;
+        }
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Skip to after the next `;` or before the next `}` of this nesting level, skipping nested groups.
+    pub(crate) fn recover(&mut self) {
+        let mut depth = 0i32;
+        while let Some(t) = self.peek() {
+            match &t.kind {
+                TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => depth = (depth - 1).max(0),
+                TokenKind::Punct(Punct::RBrace) => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        break;
+                    }
+                }
+                TokenKind::Punct(Punct::Semicolon) if depth == 0 => {
+                    self.pos += 1;
+                    break;
+                }
+                // A directive marker at this level belongs to the list parser: stop before it.
+                TokenKind::Directive(_) if depth == 0 => break,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.resync();
+    }
+
+    /// The parser is back on track: report errors again.
+    pub(crate) fn resync(&mut self) {
+        self.recovering = false;
+        if self.depth == 0 {
+            self.bailing = false;
+        }
+    }
+
+    // ----- guarded lists -----
+
+    /// Parse a list whose elements may be wrapped in conditional regions. `element` parses one element at the
+    /// current token; `is_end` tells whether the current token closes the list (it is not consumed).
+    pub(crate) fn guarded_list<T>(
+        &mut self,
+        element: &mut dyn FnMut(&mut Parser<'a>) -> Step<T>,
+        is_end: &dyn Fn(&Parser<'a>) -> bool,
+    ) -> Vec<Guarded<T>> {
+        let mut items = Vec::new();
+        loop {
+            let Some(t) = self.peek() else { break };
+            if is_end(self) {
+                break;
+            }
+            if let TokenKind::Directive(_) = t.kind {
+                match self.directive_of(t) {
+                    Some(Directive::If(_)) => {
+                        if let Some(region) = self.cond_region(element, is_end) {
+                            items.push(Guarded::Cond(region));
+                        }
+                        continue;
+                    }
+                    Some(Directive::Elif(_) | Directive::Else(_) | Directive::Endif(_)) => break,
+                    Some(Directive::Define { .. } | Directive::Undef { .. }) | None => {
+                        // Handled by the element parser where the context allows it.
+                    }
+                }
+            }
+            let before = self.pos;
+            match element(self) {
+                Step::Item(item) => items.push(Guarded::Item(item)),
+                Step::Skip => {}
+                Step::End => break,
+            }
+            if self.pos == before {
+                // No progress: drop the token so that the loop ends.
+                self.expected_or_skip();
+            }
+        }
+        items
+    }
+
+    fn expected_or_skip(&mut self) {
+        self.expected("a declaration or statement");
+        self.pos += 1;
+    }
+
+    fn cond_region<T>(
+        &mut self,
+        element: &mut dyn FnMut(&mut Parser<'a>) -> Step<T>,
+        is_end: &dyn Fn(&Parser<'a>) -> bool,
+    ) -> Option<CondRegion<T>> {
+        let first = self.bump()?;
+        let Some(Directive::If(condition)) = self.directive_of(first) else { return None };
+        let mut branches = vec![CondBranch { condition: condition.clone(), items: Vec::new() }];
+        let mut else_items: Option<Vec<Guarded<T>>> = None;
+        let mut else_span = None;
+        loop {
+            let items = self.guarded_list(element, is_end);
+            match &else_items {
+                Some(_) => else_items = Some(items),
+                None => {
+                    if let Some(b) = branches.last_mut() {
+                        b.items = items;
+                    }
+                }
+            }
+            let Some(t) = self.peek() else {
+                // The preprocessor closes every region; reaching the end means the list ended inside it.
+                self.unbalanced_region(first.span);
+                return Some(CondRegion { branches, else_items, else_span, end_span: self.end_span });
+            };
+            match self.directive_of(t) {
+                Some(Directive::Elif(c)) if else_items.is_none() => {
+                    self.pos += 1;
+                    branches.push(CondBranch { condition: c.clone(), items: Vec::new() });
+                }
+                Some(Directive::Else(span)) if else_items.is_none() => {
+                    self.pos += 1;
+                    else_span = Some(*span);
+                    else_items = Some(Vec::new());
+                }
+                Some(Directive::Endif(span)) => {
+                    self.pos += 1;
+                    return Some(CondRegion { branches, else_items, else_span, end_span: *span });
+                }
+                _ => {
+                    // The list closed (e.g. `}`) while the region is open: the directive splits a construct.
+                    self.unbalanced_region(first.span);
+                    let end_span = self.here();
+                    self.skip_to_region_end();
+                    return Some(CondRegion { branches, else_items, else_span, end_span });
+                }
+            }
+        }
+    }
+
+    fn unbalanced_region(&mut self, span: Span) {
+        self.sink.syntax(
+            SyntaxClue::UnbalancedConditional {
+                directive: "#if".into(),
+                reason: "the conditional block is not closed inside the construct it starts in".into(),
+            },
+            span,
+        );
+    }
+
+    /// After a region that did not close where it should: consume tokens through its `#endif`.
+    fn skip_to_region_end(&mut self) {
+        let mut depth = 0i32;
+        while let Some(t) = self.peek() {
+            match self.directive_of(t) {
+                Some(Directive::If(_)) => depth += 1,
+                Some(Directive::Endif(_)) => {
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+}
+
+pub(crate) fn cond_keyword(kind: shaderlab_ir::CondKind) -> &'static str {
+    match kind {
+        shaderlab_ir::CondKind::If => "if",
+        shaderlab_ir::CondKind::Ifdef => "ifdef",
+        shaderlab_ir::CondKind::Ifndef => "ifndef",
+        shaderlab_ir::CondKind::Elif => "elif",
+    }
+}

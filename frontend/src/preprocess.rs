@@ -1,0 +1,735 @@
+//! The preprocessor: `#include` splicing, `#define`/`#undef`, and conditionals.
+//!
+//! Two modes share this code:
+//! - *preserving*: conditionals, `#define` and `#undef` stay in the token stream as [`TokenKind::Directive`]
+//!   markers (see [`Directive`]) that the GLSL parser turns into conditional regions and macro items; macro uses
+//!   are not expanded.
+//! - *variant*: conditionals are evaluated with the `-D` macros and the source's own `#define`s, and macro uses
+//!   are expanded. A condition that tests a `GL_` name is left for the driver and kept as markers.
+//!
+//! Includes are spliced in both modes; each inclusion gets its own file id, so spans point into the chunk.
+
+use crate::diag::Sink;
+use crate::lexer::lex;
+use crate::pp_expr::{self, MacroValue};
+use crate::token::{LexError, Punct, Token, TokenKind};
+use crate::{IncludeResolver, Limits};
+use shaderlab_ir::{Clue, ClueKind, CondKind, Condition, Module, Name, PpExpr, Span, SyntaxClue};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A directive kept in the token stream.
+#[derive(Clone, Debug)]
+pub enum Directive {
+    If(Condition),
+    Elif(Condition),
+    Else(Span),
+    Endif(Span),
+    /// `#define`: the name, its parameters, body tokens and text.
+    Define { name: Name, name_span: Span, params: Option<Vec<Name>>, body: Vec<Token>, text: String, span: Span },
+    Undef { name: Name, span: Span },
+}
+
+/// A macro definition as the preprocessor knows it.
+#[derive(Clone, Debug)]
+pub struct MacroBody {
+    pub params: Option<Vec<Name>>,
+    pub body: Vec<Token>,
+}
+
+/// Where a chunk was first included in the current pass chain.
+#[derive(Clone, Debug)]
+struct IncludeRecord {
+    span: Span,
+    /// Included outside any conditional (other than include guards).
+    unconditional: bool,
+    guarded: bool,
+}
+
+/// The preprocessor state that flows from a level to the levels below it (Shader -> SubShader -> Pass).
+#[derive(Clone, Debug, Default)]
+pub struct PpState {
+    pub macros: HashMap<Name, Rc<MacroBody>>,
+    included: HashMap<String, IncludeRecord>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Branch {
+    /// Evaluated: this branch is taken.
+    Taking,
+    /// Evaluated: not taken (yet, for `#if`/`#elif` chains: `done` says whether an earlier branch was).
+    Skipping,
+    /// Kept as markers: every branch is processed.
+    Kept,
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    branch: Branch,
+    done: bool,
+    /// The enclosing frame was active.
+    parent_active: bool,
+    open_span: Span,
+    seen_else: bool,
+    /// The `#ifndef` of an include guard.
+    guard: bool,
+}
+
+pub struct Preprocessor<'m> {
+    pub module: &'m mut Module,
+    pub sink: &'m mut Sink,
+    pub resolver: &'m dyn IncludeResolver,
+    pub limits: &'m Limits,
+    /// `None`: preserving mode.
+    pub variant: bool,
+    pub directives: Vec<Directive>,
+    expansion_budget: usize,
+    empty: Name,
+}
+
+struct FileCtx {
+    /// Normalized include key of the file being processed ("" for the main file).
+    key: String,
+    stack: Vec<String>,
+    /// The first directive of this file is an include guard's `#ifndef`.
+    guard_at: Option<usize>,
+}
+
+impl<'m> Preprocessor<'m> {
+    pub fn new(
+        module: &'m mut Module,
+        sink: &'m mut Sink,
+        resolver: &'m dyn IncludeResolver,
+        limits: &'m Limits,
+        variant: bool,
+    ) -> Self {
+        let empty = module.names.intern("");
+        Preprocessor {
+            module,
+            sink,
+            resolver,
+            limits,
+            variant,
+            directives: Vec::new(),
+            expansion_budget: limits.max_macro_expansion_tokens,
+            empty,
+        }
+    }
+
+    /// Preprocess one level's tokens (from the main file) with the state inherited from the levels above.
+    pub fn level(&mut self, tokens: &[Token], state: &mut PpState) -> Vec<Token> {
+        let mut out = Vec::with_capacity(tokens.len());
+        let mut ctx = FileCtx { key: String::new(), stack: Vec::new(), guard_at: None };
+        self.file(tokens, state, &mut ctx, &mut out);
+        out
+    }
+
+    fn marker(&mut self, directive: Directive, span: Span, out: &mut Vec<Token>) {
+        let index = self.directives.len() as u32;
+        self.directives.push(directive);
+        out.push(Token { kind: TokenKind::Directive(index), sym: self.empty, span, line_start: true });
+    }
+
+    fn active(frames: &[Frame]) -> bool {
+        frames.last().is_none_or(|f| f.parent_active && f.branch != Branch::Skipping)
+    }
+
+    fn file(&mut self, toks: &[Token], state: &mut PpState, ctx: &mut FileCtx, out: &mut Vec<Token>) {
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut i = 0;
+        let mut directive_index = 0usize;
+        while i < toks.len() {
+            let t = &toks[i];
+            if t.is_punct(Punct::Hash) && t.line_start {
+                let mut end = i + 1;
+                while end < toks.len() && !toks[end].line_start {
+                    end += 1;
+                }
+                let is_guard = ctx.guard_at == Some(directive_index);
+                self.directive(&toks[i..end], state, ctx, &mut frames, out, is_guard);
+                directive_index += 1;
+                i = end;
+                continue;
+            }
+            if !Self::active(&frames) {
+                i += 1;
+                continue;
+            }
+            match &t.kind {
+                TokenKind::Error(e) => {
+                    self.report_lex_error(t, e);
+                    if matches!(e, LexError::InvalidNumber(_)) {
+                        out.push(t.clone());
+                    }
+                    i += 1;
+                }
+                TokenKind::Ident if self.variant && state.macros.contains_key(&t.sym) => {
+                    i = self.expand_at(toks, i, state, out);
+                }
+                _ => {
+                    out.push(t.clone());
+                    i += 1;
+                }
+            }
+        }
+        for frame in frames.iter().rev() {
+            self.sink.syntax(
+                SyntaxClue::UnbalancedConditional { directive: "#if".into(), reason: "missing '#endif'".into() },
+                frame.open_span,
+            );
+            if frame.branch == Branch::Kept {
+                let span = toks.last().map(|t| t.span.end_point()).unwrap_or(frame.open_span);
+                self.marker(Directive::Endif(span), span, out);
+            }
+        }
+    }
+
+    fn report_lex_error(&mut self, t: &Token, e: &LexError) {
+        let clue = match e {
+            LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
+            LexError::UnterminatedString => SyntaxClue::UnterminatedString,
+            LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber {
+                text: self.module.names.resolve(t.sym).to_owned(),
+                reason: reason.clone(),
+            },
+            LexError::UnexpectedChar(c) => SyntaxClue::UnexpectedToken {
+                found: format!("'{}'", c.escape_default()),
+                expected: "a token".into(),
+            },
+        };
+        self.sink.syntax(clue, t.span);
+    }
+
+    fn text_of(&self, toks: &[Token]) -> String {
+        let (Some(first), Some(last)) = (toks.first(), toks.last()) else { return String::new() };
+        if first.span.file == last.span.file {
+            let span = first.span.to(last.span);
+            return self.module.sources.snippet(span).to_owned();
+        }
+        toks.iter().map(|t| self.module.names.resolve(t.sym)).collect::<Vec<_>>().join(" ")
+    }
+
+    fn directive(
+        &mut self,
+        line: &[Token],
+        state: &mut PpState,
+        ctx: &mut FileCtx,
+        frames: &mut Vec<Frame>,
+        out: &mut Vec<Token>,
+        is_guard: bool,
+    ) {
+        let span = line[0].span.to(line[line.len() - 1].span);
+        let Some(name_tok) = line.get(1) else {
+            return; // the null directive `#`
+        };
+        let name = self.module.names.resolve(name_tok.sym).to_owned();
+        let rest = &line[2..];
+        let active = Self::active(frames);
+        match name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let kind = match name.as_str() {
+                    "if" => CondKind::If,
+                    "ifdef" => CondKind::Ifdef,
+                    _ => CondKind::Ifndef,
+                };
+                let condition = self.condition(kind, rest, span, active);
+                let parent_active = active;
+                let value = if parent_active { self.evaluate(&condition, state, rest) } else { Some(false) };
+                let branch = match value {
+                    None => Branch::Kept,
+                    Some(true) => Branch::Taking,
+                    Some(false) => Branch::Skipping,
+                };
+                let guard = is_guard && kind == CondKind::Ifndef;
+                if branch == Branch::Kept {
+                    self.marker(Directive::If(condition), span, out);
+                }
+                frames.push(Frame {
+                    branch,
+                    done: branch == Branch::Taking,
+                    parent_active,
+                    open_span: span,
+                    seen_else: false,
+                    guard,
+                });
+            }
+            "elif" => {
+                let Some(frame) = frames.last().cloned() else {
+                    self.unbalanced("#elif", "'#elif' without '#if'", span);
+                    return;
+                };
+                if frame.seen_else {
+                    self.unbalanced("#elif", "'#elif' after '#else'", span);
+                }
+                let condition = self.condition(CondKind::Elif, rest, span, frame.parent_active);
+                let top = frames.len() - 1;
+                match frame.branch {
+                    Branch::Kept => self.marker(Directive::Elif(condition), span, out),
+                    _ if frame.done || !frame.parent_active => frames[top].branch = Branch::Skipping,
+                    _ => {
+                        let value = self.evaluate(&condition, state, rest).unwrap_or(false);
+                        frames[top].branch = if value { Branch::Taking } else { Branch::Skipping };
+                        frames[top].done = value;
+                    }
+                }
+            }
+            "else" => {
+                let Some(frame) = frames.last().cloned() else {
+                    self.unbalanced("#else", "'#else' without '#if'", span);
+                    return;
+                };
+                if frame.seen_else {
+                    self.unbalanced("#else", "second '#else' for one '#if'", span);
+                }
+                let top = frames.len() - 1;
+                frames[top].seen_else = true;
+                match frame.branch {
+                    Branch::Kept => self.marker(Directive::Else(span), span, out),
+                    _ => {
+                        let take = !frame.done && frame.parent_active;
+                        frames[top].branch = if take { Branch::Taking } else { Branch::Skipping };
+                        frames[top].done = true;
+                    }
+                }
+            }
+            "endif" => {
+                let Some(frame) = frames.pop() else {
+                    self.unbalanced("#endif", "'#endif' without '#if'", span);
+                    return;
+                };
+                if frame.branch == Branch::Kept {
+                    self.marker(Directive::Endif(span), span, out);
+                }
+            }
+            _ if !active => {}
+            "define" => self.define(line, rest, span, state, out),
+            "undef" => match rest.first() {
+                Some(t) if t.kind == TokenKind::Ident => {
+                    state.macros.remove(&t.sym);
+                    if !self.variant {
+                        self.marker(Directive::Undef { name: t.sym, span }, span, out);
+                    }
+                }
+                _ => self.unexpected(rest.first(), "a macro name", span),
+            },
+            "include" => {
+                let unconditional = frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
+                self.include(rest, span, state, ctx, out, unconditional);
+            }
+            _ => {
+                self.sink.syntax(SyntaxClue::InvalidDirective { name: format!("#{name}") }, span);
+            }
+        }
+    }
+
+    fn unbalanced(&mut self, directive: &str, reason: &str, span: Span) {
+        self.sink.syntax(
+            SyntaxClue::UnbalancedConditional { directive: directive.into(), reason: reason.into() },
+            span,
+        );
+    }
+
+    fn unexpected(&mut self, found: Option<&Token>, expected: &str, fallback: Span) {
+        let (found, span) = match found {
+            Some(t) => (crate::structure::describe(t, &self.module.names), t.span),
+            None => ("end of line".to_owned(), fallback.end_point()),
+        };
+        self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
+    }
+
+    fn condition(&mut self, kind: CondKind, rest: &[Token], span: Span, report: bool) -> Condition {
+        let text = self.text_of(rest);
+        let expr = match kind {
+            CondKind::Ifdef | CondKind::Ifndef => match rest {
+                [t] if t.kind == TokenKind::Ident => {
+                    let defined = PpExpr::Defined(t.sym);
+                    if kind == CondKind::Ifdef {
+                        defined
+                    } else {
+                        PpExpr::Unary(shaderlab_ir::PpUnaryOp::Not, Box::new(defined))
+                    }
+                }
+                _ => {
+                    if report {
+                        self.sink.syntax(
+                            SyntaxClue::InvalidMacroCondition { text: text.clone(), reason: "expected one macro name".into() },
+                            span,
+                        );
+                    }
+                    PpExpr::Invalid
+                }
+            },
+            CondKind::If | CondKind::Elif => match pp_expr::parse(rest, &self.module.names) {
+                Ok(e) => e,
+                Err(reason) => {
+                    if report {
+                        self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: text.clone(), reason }, span);
+                    }
+                    PpExpr::Invalid
+                }
+            },
+        };
+        Condition { kind, text, expr, span }
+    }
+
+    /// Evaluate a condition: `None` when it must be kept (preserving mode, `GL_` names, invalid).
+    fn evaluate(&mut self, condition: &Condition, state: &PpState, _rest: &[Token]) -> Option<bool> {
+        if condition.expr == PpExpr::Invalid {
+            return if self.variant { Some(false) } else { None };
+        }
+        if !self.variant {
+            return None;
+        }
+        let names = &self.module.names;
+        let lookup = |name: Name| -> MacroValue<'_> {
+            if names.resolve(name).starts_with("GL_") {
+                return MacroValue::Unknown;
+            }
+            match state.macros.get(&name) {
+                Some(m) => MacroValue::Defined { body: &m.body, function_like: m.params.is_some() },
+                None => MacroValue::Undefined,
+            }
+        };
+        match pp_expr::eval(&condition.expr, names, &lookup, 0) {
+            Ok(Some(v)) => Some(v != 0),
+            Ok(None) => None,
+            Err(reason) => {
+                self.sink.syntax(
+                    SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason },
+                    condition.span,
+                );
+                Some(false)
+            }
+        }
+    }
+
+    fn define(&mut self, line: &[Token], rest: &[Token], span: Span, state: &mut PpState, out: &mut Vec<Token>) {
+        let Some(name_tok) = rest.first().filter(|t| t.kind == TokenKind::Ident) else {
+            self.unexpected(rest.first(), "a macro name", span);
+            return;
+        };
+        let mut body_start = 1;
+        let mut params = None;
+        if let Some(paren) = rest.get(1) {
+            // Function-like only when `(` touches the name.
+            if paren.is_punct(Punct::LParen) && paren.span.start == name_tok.span.end {
+                let mut list = Vec::new();
+                let mut j = 2;
+                let mut ok = false;
+                while let Some(t) = rest.get(j) {
+                    match &t.kind {
+                        TokenKind::Punct(Punct::RParen) => {
+                            ok = true;
+                            j += 1;
+                            break;
+                        }
+                        TokenKind::Punct(Punct::Comma) => j += 1,
+                        TokenKind::Ident => {
+                            list.push(t.sym);
+                            j += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                if !ok {
+                    self.unexpected(rest.get(j), "a macro parameter list", span);
+                    return;
+                }
+                params = Some(list);
+                body_start = j;
+            }
+        }
+        let _ = line;
+        let body: Vec<Token> = rest[body_start..].to_vec();
+        state.macros.insert(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone() }));
+        if !self.variant {
+            let text = self.text_of(&body);
+            self.marker(
+                Directive::Define { name: name_tok.sym, name_span: name_tok.span, params, body, text, span },
+                span,
+                out,
+            );
+        }
+    }
+
+    fn include(
+        &mut self,
+        rest: &[Token],
+        span: Span,
+        state: &mut PpState,
+        ctx: &mut FileCtx,
+        out: &mut Vec<Token>,
+        unconditional: bool,
+    ) {
+        let Some(key_tok) = rest.first().filter(|t| t.kind == TokenKind::Str) else {
+            self.unexpected(rest.first(), "a quoted include key", span);
+            return;
+        };
+        let raw = self.module.names.resolve(key_tok.sym).to_owned();
+        let Some(key) = normalize_key(&raw, &ctx.key) else {
+            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw }, span);
+            return;
+        };
+        if ctx.stack.contains(&key) || key == ctx.key {
+            let mut chain = ctx.stack.clone();
+            chain.push(key.clone());
+            self.sink.syntax(SyntaxClue::IncludeCycle { key: raw, chain }, span);
+            return;
+        }
+        if ctx.stack.len() >= self.limits.max_include_depth {
+            self.sink.syntax(
+                SyntaxClue::LimitExceeded { what: "include depth".into(), limit: self.limits.max_include_depth },
+                span,
+            );
+            return;
+        }
+        let Some(text) = self.resolver.load(&key) else {
+            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw }, span);
+            return;
+        };
+        let file = self.module.sources.add(key.clone(), text, Some(span));
+        let text = self.module.sources.file(file).map(|f| f.text.clone()).unwrap_or_default();
+        let tokens = lex(&text, file, &mut self.module.names);
+        let guard = guard_name(&tokens, &self.module.names);
+        if let Some(first) = state.included.get(&key).cloned() {
+            if first.guarded {
+                if first.unconditional {
+                    return; // the guard makes this inclusion empty in every variant
+                }
+            } else {
+                self.sink.push(
+                    Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw }), span)
+                        .with_note(Some(first.span), "first included here"),
+                );
+            }
+        } else {
+            state.included.insert(key.clone(), IncludeRecord { span, unconditional, guarded: guard.is_some() });
+        }
+        let mut child = FileCtx { key: key.clone(), stack: ctx.stack.clone(), guard_at: guard.map(|_| 0) };
+        child.stack.push(ctx.key.clone());
+        self.file(&tokens, state, &mut child, out);
+    }
+
+    /// Expand the macro use at `toks[i]` into `out`; returns the index after the use.
+    fn expand_at(&mut self, toks: &[Token], i: usize, state: &PpState, out: &mut Vec<Token>) -> usize {
+        let mut active = Vec::new();
+        self.expand_one(toks, i, state, out, &mut active)
+    }
+
+    fn expand_one(
+        &mut self,
+        toks: &[Token],
+        i: usize,
+        state: &PpState,
+        out: &mut Vec<Token>,
+        active: &mut Vec<Name>,
+    ) -> usize {
+        let t = &toks[i];
+        let Some(def) = state.macros.get(&t.sym).cloned() else {
+            out.push(t.clone());
+            return i + 1;
+        };
+        if active.contains(&t.sym) {
+            out.push(t.clone());
+            return i + 1;
+        }
+        if active.len() >= self.limits.max_macro_depth {
+            self.sink.syntax(
+                SyntaxClue::LimitExceeded { what: "macro expansion depth".into(), limit: self.limits.max_macro_depth },
+                t.span,
+            );
+            out.push(t.clone());
+            return i + 1;
+        }
+        let (mut replacement, next, use_span) = match &def.params {
+            None => (def.body.clone(), i + 1, t.span),
+            Some(params) => {
+                if !toks.get(i + 1).is_some_and(|p| p.is_punct(Punct::LParen)) {
+                    out.push(t.clone());
+                    return i + 1;
+                }
+                let Some((args, close)) = split_args(toks, i + 2) else {
+                    self.sink.syntax(
+                        SyntaxClue::UnexpectedToken { found: "end of text".into(), expected: "')' closing the macro arguments".into() },
+                        t.span,
+                    );
+                    return toks.len();
+                };
+                let use_span = t.span.to(toks[close].span);
+                let count = if args.len() == 1 && args[0].is_empty() { 0 } else { args.len() };
+                if count != params.len() {
+                    self.sink.syntax(
+                        SyntaxClue::MacroArgCount {
+                            name: self.module.names.resolve(t.sym).to_owned(),
+                            expected: params.len(),
+                            found: count,
+                        },
+                        use_span,
+                    );
+                    return close + 1;
+                }
+                // Arguments are fully expanded before substitution.
+                let mut expanded_args = Vec::with_capacity(args.len());
+                for arg in &args {
+                    let mut buf = Vec::new();
+                    let mut j = 0;
+                    while j < arg.len() {
+                        if arg[j].kind == TokenKind::Ident {
+                            j = self.expand_one(arg, j, state, &mut buf, active);
+                        } else {
+                            buf.push(arg[j].clone());
+                            j += 1;
+                        }
+                    }
+                    expanded_args.push(buf);
+                }
+                let mut replacement = Vec::new();
+                for b in &def.body {
+                    if b.kind == TokenKind::Ident {
+                        if let Some(p) = params.iter().position(|p| *p == b.sym) {
+                            replacement.extend(expanded_args.get(p).cloned().unwrap_or_default());
+                            continue;
+                        }
+                    }
+                    replacement.push(b.clone());
+                }
+                (replacement, close + 1, use_span)
+            }
+        };
+        if replacement.len() > self.expansion_budget {
+            self.expansion_budget = 0;
+            self.sink.syntax(
+                SyntaxClue::LimitExceeded {
+                    what: "macro expansion size (tokens)".into(),
+                    limit: self.limits.max_macro_expansion_tokens,
+                },
+                use_span,
+            );
+            return next;
+        }
+        self.expansion_budget -= replacement.len();
+        for r in replacement.iter_mut() {
+            r.span = use_span;
+            r.line_start = false;
+        }
+        active.push(t.sym);
+        let mut j = 0;
+        while j < replacement.len() {
+            if replacement[j].kind == TokenKind::Ident && state.macros.contains_key(&replacement[j].sym) {
+                j = self.expand_one(&replacement, j, state, out, active);
+            } else {
+                out.push(replacement[j].clone());
+                j += 1;
+            }
+        }
+        active.pop();
+        next
+    }
+}
+
+/// Split macro arguments starting after `(`; returns the arguments and the index of the closing `)`.
+fn split_args(toks: &[Token], start: usize) -> Option<(Vec<Vec<Token>>, usize)> {
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    let mut j = start;
+    while let Some(t) = toks.get(j) {
+        match &t.kind {
+            TokenKind::Punct(Punct::LParen) => depth += 1,
+            TokenKind::Punct(Punct::RParen) if depth == 0 => return Some((args, j)),
+            TokenKind::Punct(Punct::RParen) => depth -= 1,
+            TokenKind::Punct(Punct::Comma) if depth == 0 => {
+                args.push(Vec::new());
+                j += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = args.last_mut() {
+            last.push(t.clone());
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The guard macro of a chunk shaped `#ifndef X` / `#define X` / ... / `#endif` with nothing after.
+fn guard_name(toks: &[Token], names: &shaderlab_ir::Interner) -> Option<Name> {
+    let word = |i: usize| toks.get(i).map(|t| names.resolve(t.sym));
+    if !(toks.first()?.is_punct(Punct::Hash) && word(1)? == "ifndef") {
+        return None;
+    }
+    let guard = toks.get(2).filter(|t| t.kind == TokenKind::Ident)?.sym;
+    if !(toks.get(3)?.is_punct(Punct::Hash) && toks[3].line_start && word(4)? == "define" && toks.get(5)?.sym == guard) {
+        return None;
+    }
+    // The matching #endif must be the last directive, with nothing after it.
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].is_punct(Punct::Hash) && toks[i].line_start {
+            match word(i + 1) {
+                Some("if" | "ifdef" | "ifndef") => depth += 1,
+                Some("endif") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let mut end = i + 1;
+                        while end < toks.len() && !toks[end].line_start {
+                            end += 1;
+                        }
+                        return (end == toks.len()).then_some(guard);
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Normalize an include key: `/` separators, no `.`/`..` segments. Keys starting with `.` are relative to the
+/// including file's folder. `None` when the key is absolute, empty, or climbs above the include root.
+pub fn normalize_key(key: &str, including: &str) -> Option<String> {
+    if key.is_empty() || key.contains('\0') || key.starts_with('/') || key.starts_with('\\') {
+        return None;
+    }
+    if key.len() >= 2 && key.as_bytes()[1] == b':' {
+        return None; // a drive letter
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    if key.starts_with('.') {
+        parts.extend(including.split('/').filter(|s| !s.is_empty()));
+        parts.pop(); // the including file's own name
+    }
+    for seg in key.split(['/', '\\']) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_key;
+
+    #[test]
+    fn keys_stay_inside_the_root() {
+        assert_eq!(normalize_key("Common.glsl", ""), Some("Common.glsl".into()));
+        assert_eq!(normalize_key("./test_common", ""), Some("test_common".into()));
+        assert_eq!(normalize_key("./BSDF.glsl", "shadingPBR/X.glsl"), Some("shadingPBR/BSDF.glsl".into()));
+        assert_eq!(normalize_key("../Common.glsl", "shadingPBR/X.glsl"), Some("Common.glsl".into()));
+        assert_eq!(normalize_key("../../etc/passwd", ""), None);
+        assert_eq!(normalize_key("../../etc/passwd", "a/b.glsl"), None);
+        assert_eq!(normalize_key("/etc/passwd", ""), None);
+        assert_eq!(normalize_key("C:/x", ""), None);
+        assert_eq!(normalize_key("a/../../b", ""), None);
+    }
+}

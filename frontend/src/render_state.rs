@@ -1,0 +1,264 @@
+//! Render-state merging: the engine's rules, with a diagnostic for every property, value or name it would
+//! silently drop.
+//!
+//! Each level (Shader, SubShader, Pass) applies its assignments in source order; a pass's effective state is
+//! shader, then subshader, then pass, the latest assignment winning per property. Named states and render-state
+//! variables declared at a level are visible in the levels below it.
+
+use crate::diag::Sink;
+use crate::structure::{LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
+use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue};
+use std::collections::HashMap;
+
+/// The kind of value a property takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueKind {
+    Bool,
+    Number,
+    Color,
+    Enum(&'static str),
+}
+
+impl ValueKind {
+    fn describe(self) -> String {
+        match self {
+            ValueKind::Bool => "Bool".into(),
+            ValueKind::Number => "Number".into(),
+            ValueKind::Color => "Color".into(),
+            ValueKind::Enum(e) => e.into(),
+        }
+    }
+}
+
+/// (state, property, engine key, value kind, accepts the `[0]` render-target index)
+const PROPERTIES: &[(StateKind, &str, u8, ValueKind, bool)] = &[
+    (StateKind::Blend, "Enabled", 0, ValueKind::Bool, true),
+    (StateKind::Blend, "ColorBlendOperation", 1, ValueKind::Enum("BlendOperation"), true),
+    (StateKind::Blend, "AlphaBlendOperation", 2, ValueKind::Enum("BlendOperation"), true),
+    (StateKind::Blend, "SourceColorBlendFactor", 3, ValueKind::Enum("BlendFactor"), true),
+    (StateKind::Blend, "SourceAlphaBlendFactor", 4, ValueKind::Enum("BlendFactor"), true),
+    (StateKind::Blend, "DestinationColorBlendFactor", 5, ValueKind::Enum("BlendFactor"), true),
+    (StateKind::Blend, "DestinationAlphaBlendFactor", 6, ValueKind::Enum("BlendFactor"), true),
+    (StateKind::Blend, "ColorWriteMask", 7, ValueKind::Number, true),
+    (StateKind::Blend, "BlendColor", 8, ValueKind::Color, false),
+    (StateKind::Blend, "AlphaToCoverage", 9, ValueKind::Bool, false),
+    (StateKind::Depth, "Enabled", 10, ValueKind::Bool, false),
+    (StateKind::Depth, "WriteEnabled", 11, ValueKind::Bool, false),
+    (StateKind::Depth, "CompareFunction", 12, ValueKind::Enum("CompareFunction"), false),
+    (StateKind::Stencil, "Enabled", 13, ValueKind::Bool, false),
+    (StateKind::Stencil, "ReferenceValue", 14, ValueKind::Number, false),
+    (StateKind::Stencil, "Mask", 15, ValueKind::Number, false),
+    (StateKind::Stencil, "WriteMask", 16, ValueKind::Number, false),
+    (StateKind::Stencil, "CompareFunctionFront", 17, ValueKind::Enum("CompareFunction"), false),
+    (StateKind::Stencil, "CompareFunctionBack", 18, ValueKind::Enum("CompareFunction"), false),
+    (StateKind::Stencil, "PassOperationFront", 19, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Stencil, "PassOperationBack", 20, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Stencil, "FailOperationFront", 21, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Stencil, "FailOperationBack", 22, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Stencil, "ZFailOperationFront", 23, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Stencil, "ZFailOperationBack", 24, ValueKind::Enum("StencilOperation"), false),
+    (StateKind::Raster, "CullMode", 25, ValueKind::Enum("CullMode"), false),
+    (StateKind::Raster, "DepthBias", 26, ValueKind::Number, false),
+    (StateKind::Raster, "SlopeScaledDepthBias", 27, ValueKind::Number, false),
+];
+
+const RENDER_QUEUE_KEY: u8 = 28;
+
+/// Enum members in engine order (the member's number is its index).
+const ENUMS: &[(&str, &[&str])] = &[
+    (
+        "BlendFactor",
+        &[
+            "Zero",
+            "One",
+            "SourceColor",
+            "OneMinusSourceColor",
+            "DestinationColor",
+            "OneMinusDestinationColor",
+            "SourceAlpha",
+            "OneMinusSourceAlpha",
+            "DestinationAlpha",
+            "OneMinusDestinationAlpha",
+            "SourceAlphaSaturate",
+            "BlendColor",
+            "OneMinusBlendColor",
+        ],
+    ),
+    ("BlendOperation", &["Add", "Subtract", "ReverseSubtract", "Min", "Max"]),
+    ("CompareFunction", &["Never", "Less", "Equal", "LessEqual", "Greater", "NotEqual", "GreaterEqual", "Always"]),
+    (
+        "StencilOperation",
+        &["Keep", "Zero", "Replace", "IncrementSaturate", "DecrementSaturate", "Invert", "IncrementWrap", "DecrementWrap"],
+    ),
+    ("CullMode", &["Off", "Front", "Back"]),
+    ("RenderQueueType", &["Opaque", "AlphaTest", "Transparent"]),
+];
+
+fn enum_member(enum_name: &str, member: &str) -> Option<i64> {
+    let (_, members) = ENUMS.iter().find(|(e, _)| *e == enum_name)?;
+    members.iter().position(|m| *m == member).map(|i| i as i64)
+}
+
+fn var_kind(ty: &str) -> ValueKind {
+    match ty {
+        "Bool" => ValueKind::Bool,
+        "Number" => ValueKind::Number,
+        "Color" => ValueKind::Color,
+        "BlendFactor" => ValueKind::Enum("BlendFactor"),
+        "BlendOperation" => ValueKind::Enum("BlendOperation"),
+        "CompareFunction" => ValueKind::Enum("CompareFunction"),
+        "StencilOperation" => ValueKind::Enum("StencilOperation"),
+        "CullMode" => ValueKind::Enum("CullMode"),
+        _ => ValueKind::Enum("RenderQueueType"),
+    }
+}
+
+#[derive(Default, Clone)]
+struct Env<'a> {
+    vars: HashMap<&'a str, ValueKind>,
+    named: HashMap<(u8, &'a str), &'a [RsProp]>,
+}
+
+fn state_tag(kind: StateKind) -> u8 {
+    kind as u8
+}
+
+/// Merge the render state of a chain of levels (outermost first).
+pub fn merge(levels: &[&LevelSyntax], sink: &mut Sink) -> RenderStateMap {
+    let mut env = Env::default();
+    let mut map = RenderStateMap::default();
+    for level in levels {
+        for item in &level.render {
+            match item {
+                RsItem::VarDecl { ty, name, .. } => {
+                    env.vars.insert(name.as_str(), var_kind(ty));
+                }
+                RsItem::NamedState { kind, name, props, .. } => {
+                    // Check the declaration even when it is never applied.
+                    let mut scratch = RenderStateMap::default();
+                    apply(&env, *kind, props, &mut scratch, sink);
+                    env.named.insert((state_tag(*kind), name.as_str()), props);
+                }
+                RsItem::ApplyInline { kind, props, .. } => apply(&env, *kind, props, &mut map, sink),
+                RsItem::ApplyNamed { kind, name, name_span, .. } => {
+                    match env.named.get(&(state_tag(*kind), name.as_str())) {
+                        Some(props) => apply(&env, *kind, props, &mut map, sink),
+                        None => sink.structure(
+                            StructureClue::UndeclaredRenderStateVariable { name: name.clone() },
+                            *name_span,
+                        ),
+                    }
+                }
+                RsItem::RenderQueue { value, value_span, .. } => {
+                    let kind = ValueKind::Enum("RenderQueueType");
+                    let value = match value {
+                        RsValueSyntax::Ident(word) if enum_member("RenderQueueType", word).is_some() => {
+                            Some(RenderStateValue::Enum(enum_member("RenderQueueType", word).unwrap_or(0)))
+                        }
+                        other => check_value(&env, "RenderQueueType", kind, other, *value_span, sink),
+                    };
+                    if let Some(value) = value {
+                        map.entries.insert(RENDER_QUEUE_KEY, RenderStateEntry { value, span: *value_span });
+                    }
+                }
+            }
+        }
+    }
+    map
+}
+
+fn apply(env: &Env, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {
+    for prop in props {
+        let Some(&(_, _, key, kind, indexable)) =
+            PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == prop.name)
+        else {
+            sink.structure(
+                StructureClue::InvalidRenderStateProperty { state: state.keyword().into(), property: prop.name.clone() },
+                prop.name_span,
+            );
+            continue;
+        };
+        if let Some((index, span)) = &prop.index {
+            if !indexable || index.trim() != "0" {
+                sink.structure(
+                    StructureClue::InvalidRenderTargetIndex { property: prop.name.clone(), index: index.clone() },
+                    *span,
+                );
+                continue;
+            }
+        }
+        if let Some(value) = check_value(env, &prop.name, kind, &prop.value, prop.value_span, sink) {
+            map.entries.insert(key, RenderStateEntry { value, span: prop.value_span });
+        }
+    }
+}
+
+fn found_kind(value: &RsValueSyntax) -> String {
+    match value {
+        RsValueSyntax::Bool(_) => "Bool".into(),
+        RsValueSyntax::Number(_) => "Number".into(),
+        RsValueSyntax::Color(_) => "Color".into(),
+        RsValueSyntax::EnumMember { enum_name, .. } => enum_name.clone(),
+        RsValueSyntax::Ident(name) => format!("variable '{name}'"),
+    }
+}
+
+fn check_value(
+    env: &Env,
+    property: &str,
+    kind: ValueKind,
+    value: &RsValueSyntax,
+    span: Span,
+    sink: &mut Sink,
+) -> Option<RenderStateValue> {
+    let mismatch = |sink: &mut Sink, found: String| {
+        sink.structure(
+            StructureClue::RenderStateTypeMismatch { property: property.into(), expected: kind.describe(), found },
+            span,
+        );
+        None
+    };
+    match (value, kind) {
+        (RsValueSyntax::Bool(b), ValueKind::Bool) => Some(RenderStateValue::Bool(*b)),
+        (RsValueSyntax::Number(n), ValueKind::Number) => Some(RenderStateValue::Number(*n)),
+        (RsValueSyntax::Color(c), ValueKind::Color) if (1..=4).contains(&c.len()) => Some(RenderStateValue::Color {
+            r: c[0],
+            g: c.get(1).copied().unwrap_or(0.0),
+            b: c.get(2).copied().unwrap_or(0.0),
+            a: c.get(3).copied().unwrap_or(1.0),
+        }),
+        (RsValueSyntax::Color(c), ValueKind::Color) => mismatch(sink, format!("Color with {} components", c.len())),
+        (RsValueSyntax::EnumMember { enum_name, member }, _) => {
+            let known_enum = ENUMS.iter().any(|(e, _)| e == enum_name);
+            if !known_enum {
+                sink.structure(
+                    StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") },
+                    span,
+                );
+                return None;
+            }
+            if kind != ValueKind::Enum(ENUMS.iter().find(|(e, _)| e == enum_name).map(|(e, _)| *e).unwrap_or("")) {
+                return mismatch(sink, enum_name.clone());
+            }
+            match enum_member(enum_name, member) {
+                Some(v) => Some(RenderStateValue::Enum(v)),
+                None => {
+                    sink.structure(
+                        StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") },
+                        span,
+                    );
+                    None
+                }
+            }
+        }
+        (RsValueSyntax::Ident(name), _) => match env.vars.get(name.as_str()) {
+            Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.clone())),
+            Some(&declared) => mismatch(sink, format!("{} variable '{name}'", declared.describe())),
+            None => {
+                sink.structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, span);
+                None
+            }
+        },
+        (other, _) => mismatch(sink, found_kind(other)),
+    }
+}

@@ -1,0 +1,746 @@
+//! The ShaderLab structure parser: finds `Shader`, `SubShader`, `Pass`, `UsePass`, `Tags`, render-state
+//! declarations and entry assignments in the main file's tokens, and hands every other token of each level to
+//! the GLSL side as that level's text.
+//!
+//! Structure keywords are recognised only as whole words at the structural level: outside GLSL braces and
+//! parentheses, at the start of a GLSL statement. Directive lines are passed through whole.
+
+use crate::diag::Sink;
+use crate::token::{LexError, Punct, Token, TokenKind};
+use shaderlab_ir::{Interner, Span, StructureClue, SyntaxClue, Tag};
+
+/// A render-state kind (`BlendState`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateKind {
+    Blend,
+    Depth,
+    Stencil,
+    Raster,
+}
+
+impl StateKind {
+    pub fn from_keyword(text: &str) -> Option<StateKind> {
+        Some(match text {
+            "BlendState" => StateKind::Blend,
+            "DepthState" => StateKind::Depth,
+            "StencilState" => StateKind::Stencil,
+            "RasterState" => StateKind::Raster,
+            _ => return None,
+        })
+    }
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            StateKind::Blend => "BlendState",
+            StateKind::Depth => "DepthState",
+            StateKind::Stencil => "StencilState",
+            StateKind::Raster => "RasterState",
+        }
+    }
+}
+
+/// A value written on the right of a render-state property.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RsValueSyntax {
+    Bool(bool),
+    Number(f64),
+    /// `Enum.Member`
+    EnumMember { enum_name: String, member: String },
+    /// `Color(r, g, b, a)` with 1 to 4 components.
+    Color(Vec<f64>),
+    /// A bare identifier: a render-state variable (or a bare `RenderQueueType` member).
+    Ident(String),
+}
+
+/// `Name[index] = value;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct RsProp {
+    pub name: String,
+    pub name_span: Span,
+    pub index: Option<(String, Span)>,
+    pub value: RsValueSyntax,
+    pub value_span: Span,
+}
+
+/// One render-state statement of a level, in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RsItem {
+    /// `BlendFactor name;` and the like.
+    VarDecl { ty: String, name: String, span: Span },
+    /// `BlendState name { ... }`
+    NamedState { kind: StateKind, name: String, props: Vec<RsProp>, span: Span },
+    /// `BlendState = { ... }` or (v1) `BlendState { ... }`.
+    ApplyInline { kind: StateKind, props: Vec<RsProp>, span: Span },
+    /// `BlendState = name;`
+    ApplyNamed { kind: StateKind, name: String, name_span: Span, span: Span },
+    /// `RenderQueueType = value;`
+    RenderQueue { value: RsValueSyntax, value_span: Span, span: Span },
+}
+
+/// What a level (Shader, SubShader, Pass) contains besides its children.
+#[derive(Clone, Debug, Default)]
+pub struct LevelSyntax {
+    pub glsl: Vec<Token>,
+    pub render: Vec<RsItem>,
+    pub tags: Vec<Tag>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EntryAssign {
+    pub name: String,
+    pub span: Span,
+    pub name_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum PassSyntax {
+    UsePass { path: String, span: Span },
+    Pass {
+        name: String,
+        name_span: Span,
+        span: Span,
+        level: LevelSyntax,
+        vertex: Vec<EntryAssign>,
+        fragment: Vec<EntryAssign>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct SubShaderSyntax {
+    pub name: String,
+    pub name_span: Span,
+    pub span: Span,
+    pub level: LevelSyntax,
+    pub passes: Vec<PassSyntax>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ShaderSyntax {
+    pub name: String,
+    pub name_span: Span,
+    pub span: Span,
+    pub level: LevelSyntax,
+    pub subshaders: Vec<SubShaderSyntax>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LevelKind {
+    Shader,
+    SubShader,
+    Pass,
+}
+
+/// Render-state variable types.
+pub const RS_VAR_TYPES: &[&str] = &[
+    "BlendFactor",
+    "BlendOperation",
+    "Bool",
+    "Number",
+    "Color",
+    "CompareFunction",
+    "StencilOperation",
+    "CullMode",
+    "RenderQueueType",
+];
+
+pub fn parse_structure(tokens: &[Token], names: &Interner, sink: &mut Sink) -> Option<ShaderSyntax> {
+    let mut p = StructParser { toks: tokens, pos: 0, names, sink };
+    p.shader()
+}
+
+struct StructParser<'a, 's> {
+    toks: &'a [Token],
+    pos: usize,
+    names: &'a Interner,
+    sink: &'s mut Sink,
+}
+
+enum Child {
+    SubShader(SubShaderSyntax),
+    Pass(PassSyntax),
+}
+
+impl<'a, 's> StructParser<'a, 's> {
+    fn tok(&self, offset: usize) -> Option<&'a Token> {
+        self.toks.get(self.pos + offset)
+    }
+
+    fn text(&self, t: &Token) -> &'a str {
+        self.names.resolve(t.sym)
+    }
+
+    fn is_ident(&self, offset: usize, word: &str) -> bool {
+        self.tok(offset).is_some_and(|t| t.kind == TokenKind::Ident && self.text(t) == word)
+    }
+
+    fn is_punct(&self, offset: usize, p: Punct) -> bool {
+        self.tok(offset).is_some_and(|t| t.is_punct(p))
+    }
+
+    fn end_span(&self) -> Span {
+        self.toks.last().map(|t| t.span.end_point()).unwrap_or_default()
+    }
+
+    fn here(&self) -> Span {
+        self.tok(0).map(|t| t.span).unwrap_or_else(|| self.end_span())
+    }
+
+    fn unexpected(&mut self, expected: &str) {
+        let span = self.here();
+        let found = self.tok(0).map(|t| describe(t, self.names)).unwrap_or_else(|| "end of file".into());
+        self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
+    }
+
+    fn shader(&mut self) -> Option<ShaderSyntax> {
+        self.report_lex_errors_before_shader();
+        if !self.is_ident(0, "Shader") {
+            self.unexpected("'Shader'");
+            return None;
+        }
+        let start = self.here();
+        self.pos += 1;
+        let (name, name_span) = self.string_name("a quoted shader name")?;
+        if !self.is_punct(0, Punct::LBrace) {
+            self.unexpected("'{'");
+            return None;
+        }
+        self.pos += 1;
+        let mut subshaders = Vec::new();
+        let level = self.level_body(LevelKind::Shader, &mut |child| {
+            if let Child::SubShader(s) = child {
+                subshaders.push(s)
+            }
+        });
+        let span = start.to(self.prev_span());
+        // Anything after the shader's closing brace.
+        if let Some(t) = self.tok(0) {
+            let found = describe(t, self.names);
+            self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: "end of file".into() }, t.span);
+        }
+        Some(ShaderSyntax { name, name_span, span, level: level.0, subshaders })
+    }
+
+    fn report_lex_errors_before_shader(&mut self) {
+        // Lex errors are reported where tokens are consumed; nothing precedes `Shader` in a valid file.
+    }
+
+    fn prev_span(&self) -> Span {
+        if self.pos == 0 {
+            return self.here();
+        }
+        self.toks.get(self.pos - 1).map(|t| t.span).unwrap_or_else(|| self.end_span())
+    }
+
+    fn string_name(&mut self, expected: &str) -> Option<(String, Span)> {
+        match self.tok(0) {
+            Some(t) if t.kind == TokenKind::Str => {
+                self.pos += 1;
+                Some((self.text(t).to_owned(), t.span))
+            }
+            _ => {
+                self.unexpected(expected);
+                None
+            }
+        }
+    }
+
+    /// Parse a level's body after its `{` up to and including its `}`. Returns the level and entry assignments.
+    fn level_body(
+        &mut self,
+        kind: LevelKind,
+        on_child: &mut dyn FnMut(Child),
+    ) -> (LevelSyntax, Vec<EntryAssign>, Vec<EntryAssign>) {
+        let mut level = LevelSyntax::default();
+        let mut vertex = Vec::new();
+        let mut fragment = Vec::new();
+        // GLSL nesting inside this level: braces, parentheses, brackets.
+        let mut glsl_depth: i32 = 0;
+        let mut statement_start = true;
+        // Open `#if` directives in this level's text.
+        let mut open_conditionals: Vec<Span> = Vec::new();
+        loop {
+            let Some(t) = self.tok(0) else {
+                self.unexpected("'}'");
+                break;
+            };
+            // Directive lines pass through whole.
+            if t.is_punct(Punct::Hash) && t.line_start {
+                let line_end = self.line_end(self.pos);
+                let directive = self.tok(1).filter(|d| !d.line_start).map(|d| self.text(d)).unwrap_or("");
+                match directive {
+                    "if" | "ifdef" | "ifndef" => open_conditionals.push(t.span),
+                    "endif" => {
+                        open_conditionals.pop();
+                    }
+                    _ => {}
+                }
+                level.glsl.extend_from_slice(&self.toks[self.pos..line_end]);
+                self.pos = line_end;
+                statement_start = true;
+                continue;
+            }
+            if glsl_depth == 0 && t.is_punct(Punct::RBrace) {
+                self.pos += 1;
+                break;
+            }
+            if glsl_depth == 0 && statement_start && t.kind == TokenKind::Ident {
+                let word = self.text(t);
+                let before = self.pos;
+                let handled = self.structural(kind, word, &mut level, &mut vertex, &mut fragment, on_child);
+                if handled {
+                    if let Some(&open) = open_conditionals.last() {
+                        let span = self.toks[before].span;
+                        self.sink.syntax(
+                            SyntaxClue::UnbalancedConditional {
+                                directive: word.to_owned(),
+                                reason: "ShaderLab structure cannot sit inside a conditional directive".into(),
+                            },
+                            span,
+                        );
+                        let _ = open;
+                    }
+                    statement_start = true;
+                    continue;
+                }
+            }
+            // A GLSL token of this level.
+            match &t.kind {
+                TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => glsl_depth += 1,
+                TokenKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => glsl_depth = (glsl_depth - 1).max(0),
+                _ => {}
+            }
+            statement_start = glsl_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
+            level.glsl.push(t.clone());
+            self.pos += 1;
+        }
+        (level, vertex, fragment)
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        let mut i = from + 1;
+        while i < self.toks.len() && !self.toks[i].line_start {
+            i += 1;
+        }
+        i
+    }
+
+    /// Try a structural construct at the current token; returns false when the word starts GLSL.
+    fn structural(
+        &mut self,
+        kind: LevelKind,
+        word: &str,
+        level: &mut LevelSyntax,
+        vertex: &mut Vec<EntryAssign>,
+        fragment: &mut Vec<EntryAssign>,
+        on_child: &mut dyn FnMut(Child),
+    ) -> bool {
+        match word {
+            "Editor" | "EditorProperties" | "EditorMacros" if self.is_punct(1, Punct::LBrace) => {
+                self.pos += 1;
+                self.skip_balanced();
+                true
+            }
+            "SubShader" if kind == LevelKind::Shader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+                if let Some(s) = self.subshader() {
+                    on_child(Child::SubShader(s));
+                }
+                true
+            }
+            "Pass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+                if let Some(p) = self.pass() {
+                    on_child(Child::Pass(p));
+                }
+                true
+            }
+            "UsePass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+                let start = self.here();
+                self.pos += 1;
+                if let Some((path, span)) = self.string_name("a quoted pass path") {
+                    on_child(Child::Pass(PassSyntax::UsePass { path, span: start.to(span) }));
+                }
+                true
+            }
+            "Tags" if self.is_punct(1, Punct::LBrace) => {
+                self.pos += 2;
+                self.tags(&mut level.tags);
+                true
+            }
+            "VertexShader" | "FragmentShader" if self.is_punct(1, Punct::Assign) => {
+                let start = self.here();
+                self.pos += 2;
+                let Some(t) = self.tok(0).filter(|t| t.kind == TokenKind::Ident) else {
+                    self.unexpected("an entry function name");
+                    self.recover_statement();
+                    return true;
+                };
+                let name = self.text(t).to_owned();
+                let name_span = t.span;
+                self.pos += 1;
+                self.expect_semicolon();
+                let entry = EntryAssign { name, span: start.to(self.prev_span()), name_span };
+                if kind != LevelKind::Pass {
+                    self.sink.syntax(
+                        SyntaxClue::UnexpectedToken {
+                            found: format!("'{word}'"),
+                            expected: "an entry assignment only inside a Pass".into(),
+                        },
+                        start,
+                    );
+                } else if word == "VertexShader" {
+                    vertex.push(entry);
+                } else {
+                    fragment.push(entry);
+                }
+                true
+            }
+            _ => {
+                if let Some(state) = StateKind::from_keyword(word) {
+                    return self.render_state(state, level);
+                }
+                if word == "RenderQueueType" && self.is_punct(1, Punct::Assign) {
+                    let start = self.here();
+                    self.pos += 2;
+                    let value_start = self.here();
+                    if let Some(value) = self.rs_value() {
+                        let value_span = value_start.to(self.prev_span());
+                        self.expect_semicolon();
+                        level.render.push(RsItem::RenderQueue { value, value_span, span: start.to(self.prev_span()) });
+                    } else {
+                        self.recover_statement();
+                    }
+                    return true;
+                }
+                if RS_VAR_TYPES.contains(&word)
+                    && self.tok(1).is_some_and(|t| t.kind == TokenKind::Ident)
+                    && self.is_punct(2, Punct::Semicolon)
+                {
+                    let start = self.here();
+                    let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
+                    self.pos += 3;
+                    level.render.push(RsItem::VarDecl { ty: word.to_owned(), name, span: start.to(self.prev_span()) });
+                    return true;
+                }
+                false
+            }
+        }
+    }
+
+    fn subshader(&mut self) -> Option<SubShaderSyntax> {
+        let start = self.here();
+        self.pos += 1;
+        let (name, name_span) = self.string_name("a quoted subshader name")?;
+        if !self.is_punct(0, Punct::LBrace) {
+            self.unexpected("'{'");
+            return None;
+        }
+        self.pos += 1;
+        let mut passes = Vec::new();
+        let (level, _, _) = self.level_body(LevelKind::SubShader, &mut |child| {
+            if let Child::Pass(p) = child {
+                passes.push(p)
+            }
+        });
+        Some(SubShaderSyntax { name, name_span, span: start.to(self.prev_span()), level, passes })
+    }
+
+    fn pass(&mut self) -> Option<PassSyntax> {
+        let start = self.here();
+        self.pos += 1;
+        let (name, name_span) = self.string_name("a quoted pass name")?;
+        if !self.is_punct(0, Punct::LBrace) {
+            self.unexpected("'{'");
+            return None;
+        }
+        self.pos += 1;
+        let (level, vertex, fragment) = self.level_body(LevelKind::Pass, &mut |_| {});
+        Some(PassSyntax::Pass { name, name_span, span: start.to(self.prev_span()), level, vertex, fragment })
+    }
+
+    fn skip_balanced(&mut self) {
+        // At `{`.
+        let mut depth = 0i32;
+        while let Some(t) = self.tok(0) {
+            self.pos += 1;
+            if t.is_punct(Punct::LBrace) {
+                depth += 1;
+            } else if t.is_punct(Punct::RBrace) {
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+        }
+        self.unexpected("'}'");
+    }
+
+    fn expect_semicolon(&mut self) {
+        if self.is_punct(0, Punct::Semicolon) {
+            self.pos += 1;
+        } else {
+            self.unexpected("';'");
+        }
+    }
+
+    /// Skip to after the next `;` (or before a `}`) at this nesting level.
+    fn recover_statement(&mut self) {
+        while let Some(t) = self.tok(0) {
+            if t.is_punct(Punct::Semicolon) {
+                self.pos += 1;
+                return;
+            }
+            if t.is_punct(Punct::RBrace) {
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn tags(&mut self, out: &mut Vec<Tag>) {
+        // After `Tags {`.
+        loop {
+            let Some(t) = self.tok(0) else {
+                self.unexpected("'}'");
+                return;
+            };
+            if t.is_punct(Punct::RBrace) {
+                self.pos += 1;
+                return;
+            }
+            if t.is_punct(Punct::Comma) || t.is_punct(Punct::Semicolon) {
+                self.pos += 1;
+                continue;
+            }
+            let key_tok = t.clone();
+            let key_ok = key_tok.kind == TokenKind::Ident;
+            if !self.is_punct(1, Punct::Assign) {
+                self.unexpected("a tag 'key = \"value\"'");
+                self.skip_tag();
+                continue;
+            }
+            let value_tok = self.tok(2).cloned();
+            self.pos += 3;
+            let value_ok = value_tok.as_ref().is_some_and(|v| v.kind == TokenKind::Str);
+            if !key_ok {
+                let found = describe(&key_tok, self.names);
+                self.sink.structure(StructureClue::InvalidTag { found }, key_tok.span);
+                continue;
+            }
+            let Some(value_tok) = value_tok.filter(|_| value_ok) else {
+                let span = self.prev_span();
+                let found = self.toks.get(self.pos - 1).map(|t| describe(t, self.names)).unwrap_or_default();
+                self.sink.structure(StructureClue::InvalidTag { found }, span);
+                continue;
+            };
+            out.push(Tag {
+                key: self.text(&key_tok).to_owned(),
+                value: self.text(&value_tok).to_owned(),
+                span: key_tok.span.to(value_tok.span),
+            });
+        }
+    }
+
+    fn skip_tag(&mut self) {
+        while let Some(t) = self.tok(0) {
+            if t.is_punct(Punct::Comma) || t.is_punct(Punct::RBrace) {
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn render_state(&mut self, state: StateKind, level: &mut LevelSyntax) -> bool {
+        let start = self.here();
+        if self.is_punct(1, Punct::Assign) {
+            if self.is_punct(2, Punct::LBrace) {
+                self.pos += 3;
+                let props = self.rs_props();
+                if self.is_punct(0, Punct::Semicolon) {
+                    self.pos += 1;
+                }
+                level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
+                return true;
+            }
+            if let Some(t) = self.tok(2).filter(|t| t.kind == TokenKind::Ident) {
+                let name = self.text(t).to_owned();
+                let name_span = t.span;
+                self.pos += 3;
+                self.expect_semicolon();
+                level.render.push(RsItem::ApplyNamed { kind: state, name, name_span, span: start.to(self.prev_span()) });
+                return true;
+            }
+            self.pos += 2;
+            self.unexpected("'{' or the name of a render state");
+            self.recover_statement();
+            return true;
+        }
+        if self.tok(1).is_some_and(|t| t.kind == TokenKind::Ident) && self.is_punct(2, Punct::LBrace) {
+            let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
+            self.pos += 3;
+            let props = self.rs_props();
+            level.render.push(RsItem::NamedState { kind: state, name, props, span: start.to(self.prev_span()) });
+            return true;
+        }
+        if self.is_punct(1, Punct::LBrace) {
+            let brace = self.tok(1).map(|t| t.span).unwrap_or(start);
+            self.pos += 2;
+            self.sink.syntax(SyntaxClue::DeprecatedSyntax { construct: state.keyword().to_owned() }, start.to(brace));
+            let props = self.rs_props();
+            level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
+            return true;
+        }
+        false
+    }
+
+    /// Properties up to and including the closing `}`.
+    fn rs_props(&mut self) -> Vec<RsProp> {
+        let mut props = Vec::new();
+        loop {
+            let Some(t) = self.tok(0) else {
+                self.unexpected("'}'");
+                return props;
+            };
+            if t.is_punct(Punct::RBrace) {
+                self.pos += 1;
+                return props;
+            }
+            if t.is_punct(Punct::Semicolon) {
+                self.pos += 1;
+                continue;
+            }
+            if t.kind != TokenKind::Ident {
+                self.unexpected("a render-state property");
+                self.recover_statement();
+                continue;
+            }
+            let name = self.text(t).to_owned();
+            let name_span = t.span;
+            self.pos += 1;
+            let mut index = None;
+            if self.is_punct(0, Punct::LBracket) {
+                let open = self.here();
+                self.pos += 1;
+                let mut text = String::new();
+                while let Some(t) = self.tok(0) {
+                    if t.is_punct(Punct::RBracket) || t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace) {
+                        break;
+                    }
+                    text.push_str(&describe_raw(t, self.names));
+                    self.pos += 1;
+                }
+                if self.is_punct(0, Punct::RBracket) {
+                    self.pos += 1;
+                } else {
+                    self.unexpected("']'");
+                }
+                index = Some((text, open.to(self.prev_span())));
+            }
+            if !self.is_punct(0, Punct::Assign) {
+                self.unexpected("'='");
+                self.recover_statement();
+                continue;
+            }
+            self.pos += 1;
+            let value_start = self.here();
+            let Some(value) = self.rs_value() else {
+                self.recover_statement();
+                continue;
+            };
+            let value_span = value_start.to(self.prev_span());
+            self.expect_semicolon();
+            props.push(RsProp { name, name_span, index, value, value_span });
+        }
+    }
+
+    fn number(&mut self) -> Option<f64> {
+        let negative = self.is_punct(0, Punct::Minus);
+        if negative {
+            self.pos += 1;
+        }
+        let value = match self.tok(0).map(|t| &t.kind) {
+            Some(TokenKind::Int(v)) | Some(TokenKind::Uint(v)) => *v as f64,
+            Some(TokenKind::Float(v)) => *v,
+            _ => {
+                self.unexpected("a number");
+                return None;
+            }
+        };
+        self.pos += 1;
+        Some(if negative { -value } else { value })
+    }
+
+    fn rs_value(&mut self) -> Option<RsValueSyntax> {
+        let Some(t) = self.tok(0) else {
+            self.unexpected("a value");
+            return None;
+        };
+        match &t.kind {
+            TokenKind::Int(_) | TokenKind::Uint(_) | TokenKind::Float(_) | TokenKind::Punct(Punct::Minus) => {
+                self.number().map(RsValueSyntax::Number)
+            }
+            TokenKind::Error(LexError::InvalidNumber(reason)) => {
+                let text = self.text(t).to_owned();
+                self.sink.syntax(SyntaxClue::InvalidNumber { text, reason: reason.clone() }, t.span);
+                None
+            }
+            TokenKind::Ident => {
+                let word = self.text(t).to_owned();
+                self.pos += 1;
+                match word.as_str() {
+                    "true" => return Some(RsValueSyntax::Bool(true)),
+                    "false" => return Some(RsValueSyntax::Bool(false)),
+                    _ => {}
+                }
+                if word == "Color" && self.is_punct(0, Punct::LParen) {
+                    self.pos += 1;
+                    let mut components = Vec::new();
+                    loop {
+                        components.push(self.number()?);
+                        if self.is_punct(0, Punct::Comma) {
+                            self.pos += 1;
+                            continue;
+                        }
+                        if self.is_punct(0, Punct::RParen) {
+                            self.pos += 1;
+                            break;
+                        }
+                        self.unexpected("',' or ')'");
+                        return None;
+                    }
+                    return Some(RsValueSyntax::Color(components));
+                }
+                if self.is_punct(0, Punct::Dot) {
+                    self.pos += 1;
+                    let Some(m) = self.tok(0).filter(|m| m.kind == TokenKind::Ident) else {
+                        self.unexpected("an enum member name");
+                        return None;
+                    };
+                    let member = self.text(m).to_owned();
+                    self.pos += 1;
+                    return Some(RsValueSyntax::EnumMember { enum_name: word, member });
+                }
+                Some(RsValueSyntax::Ident(word))
+            }
+            _ => {
+                self.unexpected("a render-state value");
+                None
+            }
+        }
+    }
+}
+
+/// How a token is named in messages: `'text'`.
+pub fn describe(t: &Token, names: &Interner) -> String {
+    match &t.kind {
+        TokenKind::Str => format!("'\"{}\"'", names.resolve(t.sym)),
+        _ => format!("'{}'", describe_raw(t, names)),
+    }
+}
+
+fn describe_raw(t: &Token, names: &Interner) -> String {
+    match &t.kind {
+        TokenKind::Punct(p) => p.text().to_owned(),
+        TokenKind::Error(LexError::UnexpectedChar(c)) => c.to_string(),
+        TokenKind::Directive(_) => "#".to_owned(),
+        _ => names.resolve(t.sym).to_owned(),
+    }
+}

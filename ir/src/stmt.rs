@@ -1,0 +1,56 @@
+//! Block-structured statements, shaped like the source (bodies keep their form so that `if (c);` is visible).
+
+use crate::cond::Guarded;
+use crate::decl::{FunctionId, LocalId, MacroId, StructId};
+use crate::expr::ExprId;
+use crate::names::Name;
+use crate::span::Span;
+use crate::types::{Precision, TypeId};
+use serde::{Deserialize, Serialize};
+
+/// `{ ... }`: a statement list whose entries may be guarded by conditional regions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Block {
+    pub stmts: Vec<Guarded<Statement>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Statement {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum StmtKind {
+    /// `;`
+    Empty,
+    /// `e;`
+    Expr(ExprId),
+    /// `T a = e, b[2];`: one or more locals, initialized in order.
+    Declare(Vec<LocalId>),
+    /// A struct declared inside a function, with the locals declared after its closing brace.
+    Struct { id: StructId, declares: Vec<LocalId> },
+    /// A function prototype inside a function body.
+    Prototype(FunctionId),
+    /// `precision highp float;`
+    Precision { precision: Precision, ty: TypeId },
+    Block(Block),
+    If { condition: ExprId, accept: Box<Statement>, reject: Option<Box<Statement>> },
+    /// `for (init; condition; update) body`; `init` is a declaration or expression statement.
+    For { init: Option<Box<Statement>>, condition: Option<ExprId>, update: Option<ExprId>, body: Box<Statement> },
+    While { condition: ExprId, body: Box<Statement> },
+    DoWhile { body: Box<Statement>, condition: ExprId },
+    /// `switch (selector) { ... }`: the body holds `Case`/`Default` labels among its statements.
+    Switch { selector: ExprId, body: Block },
+    Case(ExprId),
+    Default,
+    Break,
+    Continue,
+    Return(Option<ExprId>),
+    Discard,
+    /// `#define` inside a function (preserving mode).
+    Define(MacroId),
+    /// `#undef NAME` inside a function (preserving mode).
+    Undef(Name),
+}

@@ -1,0 +1,58 @@
+//! shaderlab: a nanopass compiler for Galacean ShaderLab.
+//!
+//! The library API: [`analyze`] reads a source into the IR and reports every diagnostic found so far;
+//! [`structure_json`] gives the compile result's structure part (names, tags, render states, entries).
+//! See ARCHITECTURE.md for the crates behind it.
+
+pub mod fs_includes;
+pub mod structure_json;
+
+pub use shaderlab_frontend as frontend;
+pub use shaderlab_frontend::{IncludeResolver, Limits, MapResolver};
+pub use shaderlab_ir as ir;
+pub use shaderlab_validator as validator;
+pub use shaderlab_validator::{Diagnostic, DiagnosticType};
+
+use shaderlab_ir::{Module, Severity};
+
+/// Compile options shared by every entry point.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The name diagnostics show for the main file.
+    pub file_name: String,
+    /// `None`: preserving mode (conditionals kept). `Some`: variant mode with these `-D` macros.
+    pub defines: Option<Vec<(String, String)>>,
+    pub limits: Limits,
+}
+
+/// The result of reading and checking a source.
+#[derive(Debug)]
+pub struct Analysis {
+    pub module: Module,
+    /// In source order; warnings and errors.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Analysis {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Read `source` into the IR and collect its diagnostics.
+pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Analysis {
+    let frontend_options =
+        shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
+    let name = if options.file_name.is_empty() { "<input>" } else { options.file_name.as_str() };
+    let module = shaderlab_frontend::parse(name, source, includes, &frontend_options);
+    let diagnostics = shaderlab_validator::collect(&module);
+    Analysis { module, diagnostics }
+}
+
+/// Parse `NAME` or `NAME=VALUE` (`-D` syntax); a bare name is defined empty, as `#define NAME`.
+pub fn parse_define(text: &str) -> (String, String) {
+    match text.split_once('=') {
+        Some((name, value)) => (name.trim().to_owned(), value.trim().to_owned()),
+        None => (text.trim().to_owned(), String::new()),
+    }
+}

@@ -1,0 +1,13 @@
+//! The diagnostic catalogue of shaderlab (`spec/diagnostics.md`): [`Diagnostic`], its typed
+//! [`DiagnosticType`] (category -> rule, each variant carrying its data), messages in glslang's
+//! `'token' : text` style, and rendering (human through codespan-reporting, JSON).
+//!
+//! This crate turns clues left by the frontend (and, as they land, the passes) into diagnostics; the
+//! whole-program rules and `ValidModule` arrive with the validator issue.
+
+pub mod diagnostic;
+pub mod messages;
+pub mod render;
+
+pub use diagnostic::{collect, Diagnostic, DiagnosticType};
+pub use render::{render_human, render_json, summary};

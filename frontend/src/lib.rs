@@ -129,12 +129,12 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         scope: shader_scope,
         span: shader.span,
     });
-    render_state::merge(&[&shader.level], driver.sink);
+    render_state::merge(&[&shader.level], shader.generation, driver.sink);
 
     for sub in &shader.subshaders {
         let mut sub_state = root.clone();
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
-        render_state::merge(&[&shader.level, &sub.level], driver.sink);
+        render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
             name: sub.name.clone(),
             name_span: sub.name_span,
@@ -146,7 +146,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         for pass in &sub.passes {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
-                    let render_state = render_state::merge(&[&shader.level, &sub.level], driver.sink);
+                    let render_state = render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
                     driver.module.passes.push(Pass {
                         name: path.clone(),
                         name_span: *span,
@@ -160,7 +160,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                 PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
                     let mut pass_state = sub_state.clone();
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let render_state = render_state::merge(&[&shader.level, &sub.level, level], driver.sink);
+                    let render_state = render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
                     if vertex.is_empty() || fragment.is_empty() {
                         let stage = match (vertex.is_empty(), fragment.is_empty()) {
                             (true, true) => "VertexShader and FragmentShader",

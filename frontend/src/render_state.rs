@@ -6,8 +6,8 @@
 //! variables declared at a level are visible in the levels below it.
 
 use crate::diag::Sink;
-use crate::structure::{LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
-use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue};
+use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
+use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
 use std::collections::HashMap;
 
 /// The kind of value a property takes.
@@ -117,6 +117,8 @@ fn var_kind(ty: &str) -> ValueKind {
 struct Env<'a> {
     vars: HashMap<&'a str, ValueKind>,
     named: HashMap<(u8, &'a str), &'a [RsProp]>,
+    /// v1 rules: an undeclared identifier value is a variable of the property's kind.
+    implicit_variables: bool,
 }
 
 fn state_tag(kind: StateKind) -> u8 {
@@ -124,8 +126,8 @@ fn state_tag(kind: StateKind) -> u8 {
 }
 
 /// Merge the render state of a chain of levels (outermost first).
-pub fn merge(levels: &[&LevelSyntax], sink: &mut Sink) -> RenderStateMap {
-    let mut env = Env::default();
+pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -> RenderStateMap {
+    let mut env = Env { implicit_variables: !generation.requires_declarations(), ..Env::default() };
     let mut map = RenderStateMap::default();
     for level in levels {
         for item in &level.render {
@@ -254,6 +256,16 @@ fn check_value(
         (RsValueSyntax::Ident(name), _) => match env.vars.get(name.as_str()) {
             Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.clone())),
             Some(&declared) => mismatch(sink, format!("{} variable '{name}'", declared.describe())),
+            None if env.implicit_variables => {
+                sink.syntax(
+                    SyntaxClue::DeprecatedSyntax {
+                        construct: name.clone(),
+                        replacement: format!("a declaration '{} {name};' before the use", kind.describe()),
+                    },
+                    span,
+                );
+                Some(RenderStateValue::Variable(name.clone()))
+            }
             None => {
                 sink.structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, span);
                 None

@@ -114,8 +114,26 @@ pub struct SubShaderSyntax {
     pub passes: Vec<PassSyntax>,
 }
 
+/// Which render-state syntax generation a file uses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Generation {
+    /// v1 anonymous blocks `BlendState { ... }`.
+    pub anonymous_blocks: bool,
+    /// v2 inline applications `BlendState = { ... }`.
+    pub inline_states: bool,
+}
+
+impl Generation {
+    /// v2 rules (render-state variables must be declared) apply to a file that uses the v2-only inline form and
+    /// no v1 anonymous block. Otherwise an undeclared identifier value is an implicit variable, as in engine 1.x.
+    pub fn requires_declarations(self) -> bool {
+        self.inline_states && !self.anonymous_blocks
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ShaderSyntax {
+    pub generation: Generation,
     pub name: String,
     pub name_span: Span,
     pub span: Span,
@@ -144,7 +162,7 @@ pub const RS_VAR_TYPES: &[&str] = &[
 ];
 
 pub fn parse_structure(tokens: &[Token], names: &Interner, sink: &mut Sink) -> Option<ShaderSyntax> {
-    let mut p = StructParser { toks: tokens, pos: 0, names, sink };
+    let mut p = StructParser { toks: tokens, pos: 0, names, sink, generation: Generation::default() };
     p.shader()
 }
 
@@ -153,6 +171,7 @@ struct StructParser<'a, 's> {
     pos: usize,
     names: &'a Interner,
     sink: &'s mut Sink,
+    generation: Generation,
 }
 
 enum Child {
@@ -217,7 +236,7 @@ impl<'a, 's> StructParser<'a, 's> {
             let found = describe(t, self.names);
             self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: "end of file".into() }, t.span);
         }
-        Some(ShaderSyntax { name, name_span, span, level: level.0, subshaders })
+        Some(ShaderSyntax { generation: self.generation, name, name_span, span, level: level.0, subshaders })
     }
 
     fn report_lex_errors_before_shader(&mut self) {
@@ -558,6 +577,7 @@ impl<'a, 's> StructParser<'a, 's> {
                     self.pos += 1;
                 }
                 level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
+                self.generation.inline_states = true;
                 return true;
             }
             if let Some(t) = self.tok(2).filter(|t| t.kind == TokenKind::Ident) {
@@ -583,7 +603,14 @@ impl<'a, 's> StructParser<'a, 's> {
         if self.is_punct(1, Punct::LBrace) {
             let brace = self.tok(1).map(|t| t.span).unwrap_or(start);
             self.pos += 2;
-            self.sink.syntax(SyntaxClue::DeprecatedSyntax { construct: state.keyword().to_owned() }, start.to(brace));
+            self.sink.syntax(
+                SyntaxClue::DeprecatedSyntax {
+                    construct: state.keyword().to_owned(),
+                    replacement: format!("'{} = {{ ... }}'", state.keyword()),
+                },
+                start.to(brace),
+            );
+            self.generation.anonymous_blocks = true;
             let props = self.rs_props();
             level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
             return true;

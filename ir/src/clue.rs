@@ -43,8 +43,8 @@ pub enum SyntaxClue {
     MacroArgCount { name: String, expected: usize, found: usize },
     /// An `#if` expression that does not evaluate.
     InvalidMacroCondition { text: String, reason: String },
-    /// v1 anonymous render-state block `BlendState { ... }`.
-    DeprecatedSyntax { construct: String },
+    /// v1 syntax: an anonymous render-state block `BlendState { ... }`, or an undeclared render-state variable.
+    DeprecatedSyntax { construct: String, replacement: String },
     /// A resource limit (nesting depth, macro expansion, include depth) was reached.
     LimitExceeded { what: String, limit: usize },
 }

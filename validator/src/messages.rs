@@ -30,9 +30,9 @@ fn syntax(s: &SyntaxClue) -> String {
             format!("'{name}' : macro takes {expected} argument(s), {found} given")
         }
         SyntaxClue::InvalidMacroCondition { text, reason } => format!("'{text}' : invalid condition: {reason}"),
-        SyntaxClue::DeprecatedSyntax { construct } => format!(
-            "'{construct}' : anonymous render-state block is deprecated; write '{construct} = {{ ... }}'"
-        ),
+        SyntaxClue::DeprecatedSyntax { construct, replacement } => {
+            format!("'{construct}' : deprecated v1 syntax; write {replacement}")
+        }
         SyntaxClue::LimitExceeded { what, limit } => format!("'{what}' : limit of {limit} exceeded"),
     }
 }

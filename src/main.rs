@@ -93,19 +93,17 @@ fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
     Ok((analyze(&source, &includes, &options), name))
 }
 
-fn print_diagnostics(analysis: &Analysis, format: Format, file: &str) -> std::io::Result<()> {
+fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr: bool) -> std::io::Result<()> {
     match format {
         Format::Json => {
             let v = render_json(&analysis.module, file, &analysis.diagnostics);
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         Format::Human => {
-            let choice = if std::io::stdout().is_terminal() {
-                codespan_reporting::term::termcolor::ColorChoice::Auto
-            } else {
-                codespan_reporting::term::termcolor::ColorChoice::Never
-            };
-            let mut out = codespan_reporting::term::termcolor::StandardStream::stdout(choice);
+            use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+            let terminal = if to_stderr { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
+            let choice = if terminal { ColorChoice::Auto } else { ColorChoice::Never };
+            let mut out = if to_stderr { StandardStream::stderr(choice) } else { StandardStream::stdout(choice) };
             render_human(&analysis.module, &analysis.diagnostics, &mut out)?;
             writeln!(out, "{}", summary(&analysis.diagnostics))?;
         }
@@ -126,12 +124,12 @@ fn run(cli: Cli) -> u8 {
                 }
             }
             if !analysis.diagnostics.is_empty() {
-                let _ = print_diagnostics(&analysis, Format::Human, &file);
+                let _ = print_diagnostics(&analysis, Format::Human, &file, true);
             }
             analysis
         }),
         Command::Check { input, define, format } => load(input, define).map(|(analysis, file)| {
-            let _ = print_diagnostics(&analysis, *format, &file);
+            let _ = print_diagnostics(&analysis, *format, &file, false);
             analysis
         }),
         Command::DumpIr { input, define } => load(input, define).map(|(analysis, _)| {

@@ -5,6 +5,7 @@
 //! This crate turns clues left by the frontend (and, as they land, the passes) into diagnostics; the
 //! whole-program rules and `ValidModule` arrive with the validator issue.
 
+pub mod catalogue;
 pub mod diagnostic;
 pub mod messages;
 pub mod render;

@@ -296,10 +296,25 @@ impl<'a> Parser<'a> {
             return self.constructor(ty);
         }
         // Source macros (preserving mode).
-        if self.macros.contains_key(&t.sym) {
+        if let Some(info) = self.macros.get(&t.sym) {
+            let expected = info.params.as_ref().map(Vec::len);
             self.pos += 1;
             let args = if self.is_punct(Punct::LParen) { Some(self.call_args()) } else { None };
-            return self.alloc(AstExprKind::MacroRef { name: t.sym, args }, span.to(self.prev_span()));
+            let use_span = span.to(self.prev_span());
+            if let (Some(expected), Some(args)) = (expected, &args) {
+                let found = count_args(args);
+                if found.is_some_and(|found| found != expected) {
+                    self.sink.syntax(
+                        shaderlab_ir::SyntaxClue::MacroArgCount {
+                            name: self.names.resolve(t.sym).to_owned(),
+                            expected,
+                            found: found.unwrap_or(0),
+                        },
+                        use_span,
+                    );
+                }
+            }
+            return self.alloc(AstExprKind::MacroRef { name: t.sym, args }, use_span);
         }
         // User array constructor: `S[2](...)`.
         if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
@@ -341,4 +356,9 @@ impl<'a> Parser<'a> {
         let args = self.call_args();
         self.alloc(AstExprKind::Construct { ty, args }, start.to(self.prev_span()))
     }
+}
+
+/// The number of arguments of a use, when no conditional region makes it variant-dependent.
+fn count_args(args: &[AstArg]) -> Option<usize> {
+    args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))).then_some(args.len())
 }

@@ -20,6 +20,9 @@ pub mod render_state;
 pub mod structure;
 pub mod token;
 
+#[cfg(test)]
+mod tests;
+
 use diag::Sink;
 use parser::{Keywords, MacroInfo, Parser};
 use preprocess::{MacroBody, PpState, Preprocessor};

@@ -1,0 +1,222 @@
+//! Unit tests of the whole frontend on small inputs: the GLSL dialect, conditional regions in the five
+//! contexts, macros in both modes, and error recovery.
+
+use crate::{parse, MapResolver, Options};
+use shaderlab_ir::{Expr, GlobalItem, Guarded, Module, ParamKind, PassKind, StmtKind};
+
+fn wrap(glsl: &str) -> String {
+    format!(
+        "Shader \"t\" {{ SubShader \"s\" {{ Pass \"p\" {{\n{glsl}\nVertexShader = vert; FragmentShader = frag; }} }} }}"
+    )
+}
+
+fn module(glsl: &str) -> Module {
+    parse("t.shader", &wrap(glsl), &MapResolver::new(), &Options::default())
+}
+
+fn variant(glsl: &str, defines: &[(&str, &str)]) -> Module {
+    let options = Options {
+        defines: Some(defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()),
+        ..Options::default()
+    };
+    parse("t.shader", &wrap(glsl), &MapResolver::new(), &options)
+}
+
+fn codes(m: &Module) -> Vec<&'static str> {
+    m.clues.iter().map(|c| c.kind.code()).collect()
+}
+
+const ENTRIES: &str = "void vert() { gl_Position = vec4(0.0); }\nvoid frag() { gl_FragColor = vec4(1.0); }";
+
+fn pass_items(m: &Module) -> &[Guarded<GlobalItem>] {
+    let pass = m.passes.values().next().expect("one pass");
+    let PassKind::Program { scope, .. } = pass.kind else { panic!("program pass") };
+    &m.scopes[scope].items
+}
+
+#[test]
+fn dialect_parses_without_errors() {
+    let m = module(&format!(
+        "{ENTRIES}
+        precision highp float;
+        const int N = 0x1F;
+        uniform sampler2D u_tex;
+        struct S {{ float a; vec2 b[2]; }} s1, s2;
+        struct MRT {{ layout(location = 0) vec4 c0; layout(location = 1) vec4 c1; }};
+        flat int ids[N];
+        float g(float x);
+        float g(float x) {{
+            float a = 1.0, b[3];
+            float[2] c = float[2](1.0, 2.0);
+            int i = 0;
+            do {{ i++; }} while (i < 3);
+            switch (i) {{ case 0: a += 1.0; break; case 1: {{ a -= 1.0; }} default: a *= 2.0; }}
+            for (int k = 0; k < 4; ++k) {{ if (k == 2) continue; a = a > 1.0 ? a : -a; }}
+            a = (a, b[1]);
+            i <<= 2u > 1u ? 1 : 0;
+            vec3 v = vec3(1.0).xyz;
+            S s = S(1.0, vec2[2](vec2(0.0), vec2(1.0)));
+            return a + s.b.length() + float(i) + texture2D(u_tex, v.xy).x;
+        }}"
+    ));
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let functions: Vec<_> = m.functions.values().map(|f| m.name(f.name).to_owned()).collect();
+    assert_eq!(functions, ["vert", "frag", "g", "g"]);
+    assert!(m.functions.values().nth(2).is_some_and(|f| f.body.is_none()), "prototype has no body");
+}
+
+#[test]
+fn every_syntax_error_is_reported_and_parsing_recovers() {
+    let m = module(&format!("{ENTRIES}\nvoid f() {{ float x = ; float y = 1.0 +; x = 2.0; }}\nfloat ok = 1.0;"));
+    assert_eq!(codes(&m), ["UnexpectedToken", "UnexpectedToken"]);
+    // The global after the broken function still exists.
+    assert!(m.globals.values().any(|g| m.name(g.name) == "ok"));
+}
+
+#[test]
+fn conditionals_in_all_five_contexts() {
+    let m = module(&format!(
+        "{ENTRIES}
+        #ifdef A
+        float ga;
+        #endif
+        struct S {{
+            float a;
+        #if B == 2
+            float b;
+        #endif
+        }};
+        float f(float x
+        #ifdef C
+            , float y
+        #endif
+        ) {{
+        #ifndef D
+            x += 1.0;
+        #else
+            x -= 1.0;
+        #endif
+            return max(x,
+        #ifdef E
+            2.0
+        #else
+            3.0
+        #endif
+            );
+        }}"
+    ));
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let items = pass_items(&m);
+    assert!(items.iter().any(|i| matches!(i, Guarded::Cond(_))), "global region");
+    let s = m.structs.values().next().expect("struct");
+    assert!(matches!(s.members.last(), Some(Guarded::Cond(_))), "member region");
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    assert!(matches!(f.params.last(), Some(Guarded::Cond(_))), "parameter region");
+    let body = f.body.as_ref().expect("body");
+    assert!(matches!(body.stmts.first(), Some(Guarded::Cond(r)) if r.else_items.is_some()), "statement region");
+    let call_has_region = f.exprs.values().any(|e| match &e.kind {
+        Expr::Call { args, .. } => args.iter().any(|a| matches!(a, Guarded::Cond(_))),
+        _ => false,
+    });
+    assert!(call_has_region, "argument region");
+}
+
+#[test]
+fn variant_mode_evaluates_and_expands() {
+    let glsl = format!(
+        "{ENTRIES}
+        #define SAT(a) clamp(a, 0.0, 1.0)
+        #if LEVEL * 2 + 1 == 7
+        float three;
+        #else
+        float other;
+        #endif
+        float f(float x) {{ return SAT(x); }}"
+    );
+    let m = variant(&glsl, &[("LEVEL", "3")]);
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let names: Vec<_> = m.globals.values().map(|g| m.name(g.name).to_owned()).collect();
+    assert_eq!(names, ["three"]);
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    assert!(f.exprs.values().any(|e| matches!(&e.kind, Expr::Call { callee, .. } if m.name(*callee) == "clamp")));
+    assert!(!f.exprs.values().any(|e| matches!(e.kind, Expr::MacroRef { .. })));
+
+    let m = module(&glsl);
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    assert!(f.exprs.values().any(|e| matches!(&e.kind, Expr::MacroRef { args: Some(a), .. } if a.len() == 1)));
+    assert!(m.macros.values().any(|d| m.name(d.name) == "SAT" && d.body_expr.is_some()));
+}
+
+#[test]
+fn macro_parameter_declares_its_name() {
+    let m = module(&format!(
+        "{ENTRIES}
+        #define TEX_PARAM(t) mediump sampler2D t
+        float f(TEX_PARAM(shadowMap), vec2 uv) {{ return texture2D(shadowMap, uv).r; }}"
+    ));
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    let Some(Guarded::Item(p)) = f.params.first() else { panic!("param") };
+    let ParamKind::Macro { declares: Some(local), .. } = p.kind else { panic!("macro param") };
+    assert_eq!(m.name(f.locals[local].name), "shadowMap");
+}
+
+#[test]
+fn macro_self_reference_terminates() {
+    let m = variant(&format!("{ENTRIES}\n#define A A\n#define B C\n#define C B\nfloat f() {{ return A + B; }}"), &[]);
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    assert!(f.exprs.values().any(|e| matches!(e.kind, Expr::Ident(n) if m.name(n) == "A")));
+}
+
+#[test]
+fn include_guards_splice_once() {
+    let mut chunks = MapResolver::new();
+    chunks.insert("g.glsl", "#ifndef G_INCLUDED\n#define G_INCLUDED\nfloat fromG;\n#endif\n");
+    chunks.insert("plain.glsl", "float fromPlain;\n");
+    let src = wrap(&format!(
+        "{ENTRIES}\n#include \"g.glsl\"\n#include \"g.glsl\"\n#include \"plain.glsl\"\n#include \"./plain.glsl\""
+    ));
+    let m = parse("t.shader", &src, &chunks, &Options::default());
+    assert_eq!(codes(&m), ["DuplicateInclude"]);
+    let count = |n: &str| m.globals.values().filter(|g| m.name(g.name) == n).count();
+    assert_eq!((count("fromG"), count("fromPlain")), (1, 2));
+}
+
+#[test]
+fn struct_names_make_declarations() {
+    let m = module(&format!("{ENTRIES}\nstruct L {{ vec3 d; }};\nvoid f() {{ L l; L ls[2]; l.d = vec3(0.0); }}"));
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
+    let body = f.body.as_ref().expect("body");
+    let decls = body.stmts.iter().filter(|s| matches!(s, Guarded::Item(st) if matches!(st.kind, StmtKind::Declare(_)))).count();
+    assert_eq!(decls, 2);
+}
+
+#[test]
+fn render_states_merge_innermost_latest() {
+    let src = "Shader \"t\" {
+        Bool dw;
+        DepthState = { WriteEnabled = dw; Enabled = true; }
+        SubShader \"s\" {
+            BlendState = { Enabled = true; SourceColorBlendFactor = BlendFactor.SourceAlpha; }
+            Pass \"p\" {
+                DepthState = { WriteEnabled = false; }
+                BlendState b2 { Enabled[0] = false; BlendColor = Color(1.0, 0.5); }
+                BlendState = b2;
+                RenderQueueType = Transparent;
+                void vert() { gl_Position = vec4(0.0); } void frag() { gl_FragColor = vec4(1.0); }
+                VertexShader = vert; FragmentShader = frag;
+            }
+        }
+    }";
+    let m = parse("t.shader", src, &MapResolver::new(), &Options::default());
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let pass = m.passes.values().next().expect("pass");
+    let keys: Vec<u8> = pass.render_state.entries.keys().copied().collect();
+    assert_eq!(keys, [0, 3, 8, 10, 11, 28]);
+    use shaderlab_ir::RenderStateValue as V;
+    assert_eq!(pass.render_state.entries[&0].value, V::Bool(false));
+    assert_eq!(pass.render_state.entries[&8].value, V::Color { r: 1.0, g: 0.5, b: 0.0, a: 1.0 });
+    assert_eq!(pass.render_state.entries[&11].value, V::Bool(false));
+    assert_eq!(pass.render_state.entries[&28].value, V::Enum(2));
+}

@@ -1,0 +1,1 @@
+//! The builtin catalogue (placeholder; being written).

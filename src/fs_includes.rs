@@ -43,7 +43,13 @@ impl FsIncludes {
                 by_key.entry(name).or_insert_with(|| unique[0].clone());
             }
         }
-        let main_dir = main_file.and_then(|f| f.parent()).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+        let main_dir = main_file.and_then(|f| f.parent()).map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
         let main_dir = main_dir.and_then(|d| fs::canonicalize(d).ok());
         Ok(FsIncludes { by_key, main_dir })
     }
@@ -57,13 +63,17 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>, depth: usize)
     if depth > 32 {
         return;
     }
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
         // Follow links only while they stay inside the root.
-        let Ok(target) = fs::canonicalize(&path) else { continue };
+        let Ok(target) = fs::canonicalize(&path) else {
+            continue;
+        };
         if !target.starts_with(root) {
             continue;
         }
@@ -71,7 +81,11 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>, depth: usize)
             walk(root, &path, out, depth + 1);
         } else if target.is_file() {
             if let Ok(rel) = path.strip_prefix(root) {
-                let key = rel.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/");
+                let key = rel
+                    .components()
+                    .filter_map(|c| c.as_os_str().to_str())
+                    .collect::<Vec<_>>()
+                    .join("/");
                 out.push((key, target));
             }
         }

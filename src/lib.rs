@@ -4,12 +4,14 @@
 //! [`structure_json`] gives the compile result's structure part (names, tags, render states, entries).
 //! See ARCHITECTURE.md for the crates behind it.
 
+pub mod facts_json;
 pub mod fs_includes;
 pub mod structure_json;
 
 pub use shaderlab_frontend as frontend;
 pub use shaderlab_frontend::{IncludeResolver, Limits, MapResolver};
 pub use shaderlab_ir as ir;
+pub use shaderlab_passes as passes;
 pub use shaderlab_validator as validator;
 pub use shaderlab_validator::{Diagnostic, DiagnosticType};
 
@@ -29,24 +31,39 @@ pub struct Options {
 #[derive(Debug)]
 pub struct Analysis {
     pub module: Module,
+    /// The passes' side tables.
+    pub facts: shaderlab_passes::Facts,
     /// In source order; warnings and errors.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Analysis {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 }
 
 /// Read `source` into the IR and collect its diagnostics.
 pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Analysis {
-    let frontend_options =
-        shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
-    let name = if options.file_name.is_empty() { "<input>" } else { options.file_name.as_str() };
+    let frontend_options = shaderlab_frontend::Options {
+        defines: options.defines.clone(),
+        limits: options.limits.clone(),
+    };
+    let name = if options.file_name.is_empty() {
+        "<input>"
+    } else {
+        options.file_name.as_str()
+    };
     let module = shaderlab_frontend::parse(name, source, includes, &frontend_options);
-    let diagnostics = shaderlab_validator::collect(&module);
-    Analysis { module, diagnostics }
+    let facts = shaderlab_passes::run_passes(&module);
+    let diagnostics = shaderlab_validator::collect(&module, Some(&facts));
+    Analysis {
+        module,
+        facts,
+        diagnostics,
+    }
 }
 
 /// Parse `NAME` or `NAME=VALUE` (`-D` syntax); a bare name is defined empty, as `#define NAME`.

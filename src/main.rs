@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "shaderlab", version, about = "A compiler for Galacean ShaderLab")]
+#[command(
+    name = "shaderlab",
+    version,
+    about = "A compiler for Galacean ShaderLab"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -55,13 +59,18 @@ enum Command {
         input: Input,
         #[arg(short = 'D', value_name = "NAME[=VALUE]")]
         define: Vec<String>,
+        /// Add the passes' side tables (types, resolutions, unknown-type summary).
+        #[arg(long)]
+        facts: bool,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps that limit generous.
-    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || run(cli));
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(cli));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => ExitCode::from(101),
@@ -87,13 +96,22 @@ fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
     let name = input.file.display().to_string();
     let options = Options {
         file_name: name.clone(),
-        defines: if defines.is_empty() { None } else { Some(defines.iter().map(|d| parse_define(d)).collect()) },
+        defines: if defines.is_empty() {
+            None
+        } else {
+            Some(defines.iter().map(|d| parse_define(d)).collect())
+        },
         ..Options::default()
     };
     Ok((analyze(&source, &includes, &options), name))
 }
 
-fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr: bool) -> std::io::Result<()> {
+fn print_diagnostics(
+    analysis: &Analysis,
+    format: Format,
+    file: &str,
+    to_stderr: bool,
+) -> std::io::Result<()> {
     match format {
         Format::Json => {
             let v = render_json(&analysis.module, file, &analysis.diagnostics);
@@ -101,9 +119,21 @@ fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr:
         }
         Format::Human => {
             use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-            let terminal = if to_stderr { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
-            let choice = if terminal { ColorChoice::Auto } else { ColorChoice::Never };
-            let mut out = if to_stderr { StandardStream::stderr(choice) } else { StandardStream::stdout(choice) };
+            let terminal = if to_stderr {
+                std::io::stderr().is_terminal()
+            } else {
+                std::io::stdout().is_terminal()
+            };
+            let choice = if terminal {
+                ColorChoice::Auto
+            } else {
+                ColorChoice::Never
+            };
+            let mut out = if to_stderr {
+                StandardStream::stderr(choice)
+            } else {
+                StandardStream::stdout(choice)
+            };
             render_human(&analysis.module, &analysis.diagnostics, &mut out)?;
             writeln!(out, "{}", summary(&analysis.diagnostics))?;
         }
@@ -128,12 +158,31 @@ fn run(cli: Cli) -> u8 {
             }
             analysis
         }),
-        Command::Check { input, define, format } => load(input, define).map(|(analysis, file)| {
+        Command::Check {
+            input,
+            define,
+            format,
+        } => load(input, define).map(|(analysis, file)| {
             let _ = print_diagnostics(&analysis, *format, &file, false);
             analysis
         }),
-        Command::DumpIr { input, define } => load(input, define).map(|(analysis, _)| {
-            println!("{}", serde_json::to_string(&analysis.module).unwrap_or_default());
+        Command::DumpIr {
+            input,
+            define,
+            facts,
+        } => load(input, define).map(|(analysis, _)| {
+            if *facts {
+                let v = serde_json::json!({
+                    "module": &analysis.module,
+                    "facts": shaderlab::facts_json::facts_json(&analysis.module, &analysis.facts),
+                });
+                println!("{}", serde_json::to_string(&v).unwrap_or_default());
+            } else {
+                println!(
+                    "{}",
+                    serde_json::to_string(&analysis.module).unwrap_or_default()
+                );
+            }
             analysis
         }),
     };
@@ -151,7 +200,12 @@ fn print_structure(analysis: &Analysis) {
         return;
     };
     println!("Shader {}", shader.get("name").cloned().unwrap_or_default());
-    for sub in shader.get("subShaders").and_then(|s| s.as_array()).into_iter().flatten() {
+    for sub in shader
+        .get("subShaders")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten()
+    {
         println!("  SubShader {} tags {}", sub["name"], sub["tags"]);
         for pass in sub["passes"].as_array().into_iter().flatten() {
             if pass["isUsePass"] == true {

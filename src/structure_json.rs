@@ -10,7 +10,9 @@ pub fn js_number(v: f64) -> Value {
     if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 {
         Value::Number(Number::from(v as i64))
     } else {
-        Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null)
+        Number::from_f64(v)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
     }
 }
 
@@ -36,7 +38,9 @@ fn render_value(v: &RenderStateValue) -> Value {
 
 /// Pass objects without sources; callers add `vertex`/`fragment`/`reflection` where they have them.
 pub fn shader_json(module: &Module) -> Value {
-    let Some(shader) = &module.shader else { return Value::Null };
+    let Some(shader) = &module.shader else {
+        return Value::Null;
+    };
     let subshaders: Vec<Value> = module
         .subshaders
         .values()

@@ -130,26 +130,66 @@ pub enum Expr {
     Ident(Name),
     /// A use of a source-defined macro kept as written (preserving mode). `args` is `Some` for a
     /// function-like use `NAME(a, b)`.
-    MacroRef { name: Name, args: Option<Vec<Arg>> },
-    Unary { op: UnaryOp, operand: ExprId },
-    Binary { op: BinaryOp, left: ExprId, right: ExprId },
+    MacroRef {
+        name: Name,
+        args: Option<Vec<Arg>>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        left: ExprId,
+        right: ExprId,
+    },
     /// `target = value` or a compound assignment `target op= value`; the value of the expression is the target's.
-    Assign { op: Option<BinaryOp>, target: ExprId, value: ExprId },
-    IncDec { op: IncDecOp, target: ExprId },
+    Assign {
+        op: Option<BinaryOp>,
+        target: ExprId,
+        value: ExprId,
+    },
+    IncDec {
+        op: IncDecOp,
+        target: ExprId,
+    },
     /// `condition ? accept : reject`.
-    Select { condition: ExprId, accept: ExprId, reject: ExprId },
+    Select {
+        condition: ExprId,
+        accept: ExprId,
+        reject: ExprId,
+    },
     /// `left, right`: evaluates both, value of `right`.
-    Sequence { left: ExprId, right: ExprId },
+    Sequence {
+        left: ExprId,
+        right: ExprId,
+    },
     /// `name(args)`: a user function, a builtin function, or a struct constructor (decided by name resolution).
-    Call { callee: Name, callee_span: Span, args: Vec<Arg> },
+    Call {
+        callee: Name,
+        callee_span: Span,
+        args: Vec<Arg>,
+    },
     /// A constructor of a builtin type or an array: `vec3(...)`, `float[3](...)`, `S[2](...)`.
-    Construct { ty: TypeSpec, args: Vec<Arg> },
+    Construct {
+        ty: TypeSpec,
+        args: Vec<Arg>,
+    },
     /// `base.name`: a struct member or a swizzle (decided by typing).
-    Member { base: ExprId, member: Name, member_span: Span },
+    Member {
+        base: ExprId,
+        member: Name,
+        member_span: Span,
+    },
     /// `base[index]`.
-    Index { base: ExprId, index: ExprId },
+    Index {
+        base: ExprId,
+        index: ExprId,
+    },
     /// `.length()` on an array.
-    ArrayLength { base: ExprId },
+    ArrayLength {
+        base: ExprId,
+    },
     /// An expression the parser could not read; its error is already reported.
     Error,
 }
@@ -159,4 +199,51 @@ pub enum Expr {
 pub struct Expression {
     pub kind: Expr,
     pub span: Span,
+}
+
+impl Expr {
+    /// Visit the direct operands, in source order; arguments in every branch of their conditional regions.
+    pub fn for_each_child(&self, f: &mut impl FnMut(ExprId)) {
+        match self {
+            Expr::Literal(_) | Expr::Ident(_) | Expr::Error => {}
+            Expr::MacroRef { args, .. } => {
+                if let Some(args) = args {
+                    Guarded::for_each_item(args, &mut |a| f(*a));
+                }
+            }
+            Expr::Unary { operand, .. } => f(*operand),
+            Expr::Binary { left, right, .. } | Expr::Sequence { left, right } => {
+                f(*left);
+                f(*right);
+            }
+            Expr::Assign { target, value, .. } => {
+                f(*target);
+                f(*value);
+            }
+            Expr::IncDec { target, .. } => f(*target),
+            Expr::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                f(*condition);
+                f(*accept);
+                f(*reject);
+            }
+            Expr::Call { args, .. } => Guarded::for_each_item(args, &mut |a| f(*a)),
+            Expr::Construct { ty, args } => {
+                for d in &ty.dims {
+                    if let crate::types::ArrayDim::Sized(e) = d {
+                        f(*e);
+                    }
+                }
+                Guarded::for_each_item(args, &mut |a| f(*a));
+            }
+            Expr::Member { base, .. } | Expr::ArrayLength { base } => f(*base),
+            Expr::Index { base, index } => {
+                f(*base);
+                f(*index);
+            }
+        }
+    }
 }

@@ -2,7 +2,9 @@
 
 use crate::clue::Clue;
 use crate::cond::Guarded;
-use crate::decl::{Function, FunctionId, GlobalId, GlobalVar, MacroDef, MacroId, StructDecl, StructId};
+use crate::decl::{
+    Function, FunctionId, GlobalId, GlobalVar, MacroDef, MacroId, StructDecl, StructId,
+};
 use crate::expr::{ExprId, Expression};
 use crate::names::{Interner, Name};
 use crate::source::SourceMap;
@@ -24,9 +26,16 @@ pub enum GlobalItem {
     Var(GlobalId),
     Function(FunctionId),
     Define(MacroId),
-    Undef { name: Name, span: Span },
+    Undef {
+        name: Name,
+        span: Span,
+    },
     /// `precision highp float;`
-    Precision { precision: Precision, ty: TypeId, span: Span },
+    Precision {
+        precision: Precision,
+        ty: TypeId,
+        span: Span,
+    },
 }
 
 /// The items of one level; a pass sees its scope's items after its parents' (shader, then subshader, then pass).

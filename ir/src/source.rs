@@ -19,15 +19,31 @@ pub struct SourceFile {
 impl SourceFile {
     pub fn new(name: String, text: String, included_from: Option<Span>) -> Self {
         let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name, text, included_from, line_starts }
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        SourceFile {
+            name,
+            text,
+            included_from,
+            line_starts,
+        }
     }
 
     fn line_starts(&self) -> std::borrow::Cow<'_, [u32]> {
         if self.line_starts.is_empty() {
             // Deserialized files do not carry the table.
             let mut starts = vec![0u32];
-            starts.extend(self.text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+            starts.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
             std::borrow::Cow::Owned(starts)
         } else {
             std::borrow::Cow::Borrowed(&self.line_starts)
@@ -47,7 +63,11 @@ impl SourceFile {
         while end > start && !self.text.is_char_boundary(end) {
             end -= 1;
         }
-        let column = self.text.get(start..end).map(|s| s.chars().count()).unwrap_or(0);
+        let column = self
+            .text
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(0);
         (line as u32 + 1, column as u32 + 1)
     }
 
@@ -56,7 +76,10 @@ impl SourceFile {
         let starts = self.line_starts();
         let i = (line as usize).checked_sub(1)?;
         let start = *starts.get(i)? as usize;
-        let end = starts.get(i + 1).map(|&e| e as usize - 1).unwrap_or(self.text.len());
+        let end = starts
+            .get(i + 1)
+            .map(|&e| e as usize - 1)
+            .unwrap_or(self.text.len());
         Some((start, end))
     }
 }
@@ -72,8 +95,14 @@ impl SourceMap {
         Self::default()
     }
 
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>, included_from: Option<Span>) -> FileId {
-        self.files.push(SourceFile::new(name.into(), text.into(), included_from))
+    pub fn add(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<String>,
+        included_from: Option<Span>,
+    ) -> FileId {
+        self.files
+            .push(SourceFile::new(name.into(), text.into(), included_from))
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {

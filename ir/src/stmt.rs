@@ -30,19 +30,43 @@ pub enum StmtKind {
     /// `T a = e, b[2];`: one or more locals, initialized in order.
     Declare(Vec<LocalId>),
     /// A struct declared inside a function, with the locals declared after its closing brace.
-    Struct { id: StructId, declares: Vec<LocalId> },
+    Struct {
+        id: StructId,
+        declares: Vec<LocalId>,
+    },
     /// A function prototype inside a function body.
     Prototype(FunctionId),
     /// `precision highp float;`
-    Precision { precision: Precision, ty: TypeId },
+    Precision {
+        precision: Precision,
+        ty: TypeId,
+    },
     Block(Block),
-    If { condition: ExprId, accept: Box<Statement>, reject: Option<Box<Statement>> },
+    If {
+        condition: ExprId,
+        accept: Box<Statement>,
+        reject: Option<Box<Statement>>,
+    },
     /// `for (init; condition; update) body`; `init` is a declaration or expression statement.
-    For { init: Option<Box<Statement>>, condition: Option<ExprId>, update: Option<ExprId>, body: Box<Statement> },
-    While { condition: ExprId, body: Box<Statement> },
-    DoWhile { body: Box<Statement>, condition: ExprId },
+    For {
+        init: Option<Box<Statement>>,
+        condition: Option<ExprId>,
+        update: Option<ExprId>,
+        body: Box<Statement>,
+    },
+    While {
+        condition: ExprId,
+        body: Box<Statement>,
+    },
+    DoWhile {
+        body: Box<Statement>,
+        condition: ExprId,
+    },
     /// `switch (selector) { ... }`: the body holds `Case`/`Default` labels among its statements.
-    Switch { selector: ExprId, body: Block },
+    Switch {
+        selector: ExprId,
+        body: Block,
+    },
     Case(ExprId),
     Default,
     Break,

@@ -37,7 +37,12 @@ pub enum RenderStateValue {
     Number(f64),
     /// An enum member, by its engine number.
     Enum(i64),
-    Color { r: f64, g: f64, b: f64, a: f64 },
+    Color {
+        r: f64,
+        g: f64,
+        b: f64,
+        a: f64,
+    },
     /// A render-state variable: the material property read at run time.
     Variable(String),
 }
@@ -60,7 +65,11 @@ pub enum PassKind {
     /// `UsePass "shader/subshader/pass"`.
     UsePass { path: String },
     /// A pass with its own program. Its GLSL is the chain of scopes ending at `scope`.
-    Program { scope: ScopeId, vertex: Option<EntryRef>, fragment: Option<EntryRef> },
+    Program {
+        scope: ScopeId,
+        vertex: Option<EntryRef>,
+        fragment: Option<EntryRef>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

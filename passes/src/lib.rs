@@ -2,8 +2,41 @@
 //! contract; it reads the module and earlier passes' tables and produces its own side table. Passes never print,
 //! never stop early, and never mutate another pass's table: an impossible fact is stored as a value with a reason
 //! (a clue), and downstream passes skip unknowns silently.
+//!
+//! Order (enforced by the signatures): [`resolve::resolve`] -> [`typing::infer_types`] -> (IO roles, constant
+//! folding, call graph).
 
 pub mod builtins;
+pub mod clue;
+pub mod resolve;
+pub mod table;
 pub mod ty;
+pub mod typing;
+pub mod variants;
 
+pub use clue::{PassClue, PassClueKind, PassNote, SymbolClue, TypeClue};
+pub use resolve::{resolve, Resolution};
+pub use table::{ExprTable, Owner};
 pub use ty::{ArrayLen, Ty};
+pub use typing::{infer_types, Type, Typing, UnknownReason};
+
+/// Every pass's table for one module.
+#[derive(Debug)]
+pub struct Facts {
+    pub resolution: Resolution,
+    pub typing: Typing,
+}
+
+impl Facts {
+    /// Every clue the passes left, in pass order.
+    pub fn clues(&self) -> impl Iterator<Item = &PassClue> {
+        self.resolution.clues.iter().chain(self.typing.clues.iter())
+    }
+}
+
+/// Run every pass in order.
+pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
+    let resolution = resolve(module);
+    let typing = infer_types(module, &resolution);
+    Facts { resolution, typing }
+}

@@ -18,7 +18,10 @@ pub enum Ty {
     /// Vector of 2 to 4 components.
     Vector(ScalarKind, u8),
     /// Float matrix, `columns` x `rows`, each 2 to 4.
-    Matrix { columns: u8, rows: u8 },
+    Matrix {
+        columns: u8,
+        rows: u8,
+    },
     Sampler(SamplerType),
     Struct(StructId),
     Array(Box<Ty>, ArrayLen),
@@ -81,10 +84,19 @@ impl fmt::Display for Ty {
         match self {
             Ty::Void => f.write_str("void"),
             Ty::Scalar(k) => f.write_str(TypeInner::Scalar(*k).builtin_name().unwrap_or("?")),
-            Ty::Vector(k, n) => f.write_str(TypeInner::Vector { kind: *k, size: *n }.builtin_name().unwrap_or("?")),
-            Ty::Matrix { columns, rows } => {
-                f.write_str(TypeInner::Matrix { columns: *columns, rows: *rows }.builtin_name().unwrap_or("?"))
-            }
+            Ty::Vector(k, n) => f.write_str(
+                TypeInner::Vector { kind: *k, size: *n }
+                    .builtin_name()
+                    .unwrap_or("?"),
+            ),
+            Ty::Matrix { columns, rows } => f.write_str(
+                TypeInner::Matrix {
+                    columns: *columns,
+                    rows: *rows,
+                }
+                .builtin_name()
+                .unwrap_or("?"),
+            ),
             Ty::Sampler(s) => f.write_str(TypeInner::Sampler(*s).builtin_name().unwrap_or("?")),
             Ty::Struct(id) => write!(f, "struct#{}", cranelift_entity::EntityRef::index(*id)),
             Ty::Array(base, ArrayLen::Known(n)) => write!(f, "{base}[{n}]"),

@@ -1,6 +1,7 @@
 //! Diagnostics: what went wrong (typed), where, how bad, and the related places.
 
 use shaderlab_ir::{Clue, ClueKind, Module, Note, Severity, Span, StructureClue, SyntaxClue};
+use shaderlab_passes::{Facts, PassClue, PassClueKind, SymbolClue, TypeClue};
 
 /// The catalogue, by category. Each rule variant carries its data; [`DiagnosticType::code`] is the stable name.
 #[derive(Clone, Debug, PartialEq)]
@@ -9,21 +10,28 @@ pub enum DiagnosticType {
     Syntax(SyntaxClue),
     /// A: ShaderLab structure.
     Structure(StructureClue),
+    /// E: symbols and scopes.
+    Symbol(SymbolClue),
+    /// B, D and F rules decided by typing.
+    Type(TypeClue),
 }
 
 impl DiagnosticType {
     pub fn code(&self) -> &'static str {
-        self.as_clue_kind().code()
+        match self {
+            DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()).code(),
+            DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).code(),
+            DiagnosticType::Symbol(s) => s.code(),
+            DiagnosticType::Type(t) => t.code(),
+        }
     }
 
     pub fn severity(&self) -> Severity {
-        self.as_clue_kind().severity()
-    }
-
-    fn as_clue_kind(&self) -> ClueKind {
         match self {
-            DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()),
-            DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()),
+            DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()).severity(),
+            DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).severity(),
+            DiagnosticType::Symbol(SymbolClue::ShadowedDeclaration { .. }) => Severity::Warning,
+            DiagnosticType::Symbol(_) | DiagnosticType::Type(_) => Severity::Error,
         }
     }
 }
@@ -51,7 +59,42 @@ impl Diagnostic {
             ClueKind::Structure(s) => DiagnosticType::Structure(s.clone()),
         };
         let severity = kind.severity();
-        Diagnostic { kind, severity, span: clue.span, notes: clue.notes.clone() }
+        Diagnostic {
+            kind,
+            severity,
+            span: clue.span,
+            notes: clue.notes.clone(),
+        }
+    }
+}
+
+impl Diagnostic {
+    pub fn from_pass_clue(clue: &PassClue) -> Diagnostic {
+        let kind = match &clue.kind {
+            PassClueKind::Symbol(s) => DiagnosticType::Symbol(s.clone()),
+            PassClueKind::Type(t) => DiagnosticType::Type(t.clone()),
+        };
+        let severity = kind.severity();
+        let mut notes: Vec<Note> = clue
+            .notes
+            .iter()
+            .map(|n| Note {
+                span: n.span,
+                message: n.message.clone(),
+            })
+            .collect();
+        if !clue.conditions.is_empty() {
+            notes.push(Note {
+                span: None,
+                message: format!("in variants where {}", clue.conditions.join(" and ")),
+            });
+        }
+        Diagnostic {
+            kind,
+            severity,
+            span: clue.span,
+            notes,
+        }
     }
 }
 
@@ -73,9 +116,12 @@ fn source_order(module: &Module, span: Span) -> Vec<u32> {
     key
 }
 
-/// Every diagnostic known for a module, in source order.
-pub fn collect(module: &Module) -> Vec<Diagnostic> {
+/// Every diagnostic known for a module, in source order: the frontend's clues, then (when given) the passes'.
+pub fn collect(module: &Module, facts: Option<&Facts>) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = module.clues.iter().map(Diagnostic::from_clue).collect();
+    if let Some(facts) = facts {
+        diags.extend(facts.clues().map(Diagnostic::from_pass_clue));
+    }
     diags.sort_by_cached_key(|d| source_order(module, d.span));
     diags
 }

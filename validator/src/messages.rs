@@ -2,38 +2,159 @@
 
 use crate::diagnostic::DiagnosticType;
 use shaderlab_ir::{StructureClue, SyntaxClue};
+use shaderlab_passes::{SymbolClue, TypeClue};
 
 pub fn message(kind: &DiagnosticType) -> String {
     match kind {
         DiagnosticType::Syntax(s) => syntax(s),
         DiagnosticType::Structure(s) => structure(s),
+        DiagnosticType::Symbol(s) => symbol(s),
+        DiagnosticType::Type(t) => types(t),
+    }
+}
+
+fn did_you_mean(s: &Option<String>) -> String {
+    s.as_ref()
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default()
+}
+
+fn symbol(s: &SymbolClue) -> String {
+    match s {
+        SymbolClue::UndeclaredIdentifier { name, suggestion } => {
+            format!(
+                "'{name}' : undeclared identifier{}",
+                did_you_mean(suggestion)
+            )
+        }
+        SymbolClue::UseBeforeDeclaration { name } => {
+            format!("'{name}' : used before its declaration")
+        }
+        SymbolClue::Redefinition { name } => format!("'{name}' : redefinition"),
+        SymbolClue::UndefinedFunction { name, suggestion } => {
+            format!(
+                "'{name}' : no function with this name{}",
+                did_you_mean(suggestion)
+            )
+        }
+        SymbolClue::ShadowedDeclaration { name } => {
+            format!("'{name}' : declaration hides an outer declaration")
+        }
+    }
+}
+
+fn types(t: &TypeClue) -> String {
+    match t {
+        TypeClue::InvalidBinaryOperands { op, left, right } => {
+            format!("'{op}' : wrong operand types: no operation '{op}' exists that takes a left-hand operand of type '{left}' and a right operand of type '{right}'")
+        }
+        TypeClue::InvalidUnaryOperand { op, operand } => {
+            format!("'{op}' : wrong operand type: no operation '{op}' exists that takes an operand of type '{operand}'")
+        }
+        TypeClue::ConstructorArgCount { ty, detail } => {
+            format!("'{ty}' : wrong number of constructor arguments: {detail}")
+        }
+        TypeClue::ConstructorArgType { ty, arg } => {
+            format!("'{ty}' : cannot construct from an argument of type '{arg}'")
+        }
+        TypeClue::InvalidSplat { ty, arg } => {
+            format!("'{ty}' : a single '{arg}' argument does not have enough components")
+        }
+        TypeClue::InvalidSwizzle {
+            swizzle,
+            ty,
+            reason,
+        } => format!("'{swizzle}' : invalid swizzle of '{ty}': {reason}"),
+        TypeClue::UndeclaredStructMember { member, ty } => {
+            format!("'{member}' : no such member in '{ty}'")
+        }
+        TypeClue::NonIndexableType { ty } => format!("'[' : '{ty}' cannot be indexed"),
+        TypeClue::NonIntegerIndex { ty } => {
+            format!("'[' : index must be int or uint, found '{ty}'")
+        }
+        TypeClue::InvalidConversion { ty, arg } => format!("'{ty}' : cannot convert from '{arg}'"),
+        TypeClue::NotAnLValue { what } => format!("'assign' : l-value required: {what}"),
+        TypeClue::NoMatchingOverload { name, args, .. } => {
+            format!(
+                "'{name}' : no matching overload for argument types ({})",
+                args.join(", ")
+            )
+        }
+        TypeClue::ExpectedSampler { name, found } => {
+            format!(
+                "'{name}' : first argument must be a sampler of the right kind, found '{found}'"
+            )
+        }
+        TypeClue::ReturnTypeMismatch { expected, found } => {
+            format!("'return' : function returns '{expected}', value has type '{found}'")
+        }
+        TypeClue::AssignTypeMismatch { target, value } => {
+            format!("'=' : cannot assign a value of type '{value}' to '{target}'")
+        }
+        TypeClue::NonBoolCondition { found } => {
+            format!("'condition' : must be a scalar bool, found '{found}'")
+        }
+        TypeClue::NonIntegerSwitch { found } => {
+            format!("'switch' : selector must be a scalar int or uint, found '{found}'")
+        }
+        TypeClue::ReturnInVoidFunction => "'return' : void function cannot return a value".into(),
+        TypeClue::NonConstructibleReturnType { ty } => {
+            format!("'{ty}' : a function cannot return a sampler")
+        }
+        TypeClue::InvalidUniformType { ty } => format!("'{ty}' : invalid type for a uniform"),
     }
 }
 
 fn syntax(s: &SyntaxClue) -> String {
     match s {
-        SyntaxClue::UnexpectedToken { found, expected } => format!("{found} : syntax error, expected {expected}"),
+        SyntaxClue::UnexpectedToken { found, expected } => {
+            format!("{found} : syntax error, expected {expected}")
+        }
         SyntaxClue::UnterminatedComment => "'/*' : unterminated comment".into(),
         SyntaxClue::UnterminatedString => "'\"' : unterminated string".into(),
         SyntaxClue::InvalidNumber { text, reason } => format!("'{text}' : {reason}"),
         SyntaxClue::IncludeNotFound { key } => format!("'{key}' : no include chunk with this key"),
         SyntaxClue::IncludeCycle { key, chain } => {
-            let chain: Vec<&str> = chain.iter().map(|c| if c.is_empty() { "<main file>" } else { c.as_str() }).collect();
+            let chain: Vec<&str> = chain
+                .iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        "<main file>"
+                    } else {
+                        c.as_str()
+                    }
+                })
+                .collect();
             format!("'{key}' : include cycle: {}", chain.join(" -> "))
         }
-        SyntaxClue::DuplicateInclude { key } => format!("'{key}' : chunk included twice in this pass"),
-        SyntaxClue::UnbalancedConditional { directive, reason } => format!("'{directive}' : {reason}"),
+        SyntaxClue::DuplicateInclude { key } => {
+            format!("'{key}' : chunk included twice in this pass")
+        }
+        SyntaxClue::UnbalancedConditional { directive, reason } => {
+            format!("'{directive}' : {reason}")
+        }
         SyntaxClue::InvalidDirective { name } => {
             format!("'{name}' : directive not allowed in a ShaderLab pass (the engine adds #version and extensions)")
         }
-        SyntaxClue::MacroArgCount { name, expected, found } => {
+        SyntaxClue::MacroArgCount {
+            name,
+            expected,
+            found,
+        } => {
             format!("'{name}' : macro takes {expected} argument(s), {found} given")
         }
-        SyntaxClue::InvalidMacroCondition { text, reason } => format!("'{text}' : invalid condition: {reason}"),
-        SyntaxClue::DeprecatedSyntax { construct, replacement } => {
+        SyntaxClue::InvalidMacroCondition { text, reason } => {
+            format!("'{text}' : invalid condition: {reason}")
+        }
+        SyntaxClue::DeprecatedSyntax {
+            construct,
+            replacement,
+        } => {
             format!("'{construct}' : deprecated v1 syntax; write {replacement}")
         }
-        SyntaxClue::LimitExceeded { what, limit } => format!("'{what}' : limit of {limit} exceeded"),
+        SyntaxClue::LimitExceeded { what, limit } => {
+            format!("'{what}' : limit of {limit} exceeded")
+        }
     }
 }
 

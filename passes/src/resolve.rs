@@ -1,0 +1,997 @@
+//! Name resolution: every identifier expression, called name and type name to its declarations.
+//!
+//! Input contract: a lowered [`Module`]. Output: [`Resolution`], with clues of category E.
+//!
+//! - Levels are nested scopes: a pass sees its own declarations, then its subshader's, then the shader's; a
+//!   declaration of an inner level hides one of an outer level (the engine lets a pass redefine a struct of its
+//!   subshader). Inside a level, GLSL is declare-before-use.
+//! - Inside a function: the parameters and the body's top level are one scope; every block, `for`, `while`
+//!   and `switch` opens a nested scope.
+//! - Conditionals (preserving mode): a use resolves against the declarations whose variant context is
+//!   compatible with its own; two declarations conflict only when their contexts are compatible. When a use has
+//!   several compatible declarations (one per exclusive branch), it resolves to all of them.
+//! - A name that resolves to nothing is a clue, except, in preserving mode, a name written like a macro
+//!   (`RENDERER_JOINTS_NUM`: capitals, digits, `_`): the engine defines such macros at run time, so it resolves to
+//!   [`Symbol::RuntimeMacro`].
+
+use crate::builtins;
+use crate::clue::{PassClue, PassClueKind, SymbolClue};
+use crate::table::{ExprTable, Owner};
+use crate::variants::{is_include_guard, CondCtx, ELSE_BRANCH};
+use cranelift_entity::SecondaryMap;
+use shaderlab_ir::{
+    ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, LocalId,
+    MacroId, Mode, Module, Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId,
+    TypeInner, TypeSpec,
+};
+use std::collections::{HashMap, HashSet};
+
+/// What a name in expression position stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Symbol {
+    Local(LocalId),
+    Global(GlobalId),
+    /// A builtin variable or constant (`gl_Position`, `gl_MaxDrawBuffers`).
+    Builtin(&'static str),
+    /// A macro the engine defines at run time (preserving mode only); its value is unknown.
+    RuntimeMacro(Name),
+    /// A member of a pass's IO struct used by its bare name, as the engine allows (it declares varyings as
+    /// global variables of the members' names).
+    IoMember(StructId, Name),
+}
+
+/// The resolution of an identifier expression.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Resolved {
+    /// Not an identifier expression.
+    #[default]
+    NotAName,
+    /// One declaration, or several alternatives from exclusive conditional branches.
+    Symbols(Vec<Symbol>),
+    /// Unresolvable; the clue is reported.
+    Unresolved,
+}
+
+/// The resolution of a called name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CallTarget {
+    /// Not a call expression.
+    #[default]
+    NotACall,
+    /// User overloads visible at the call (declared before it) and whether a builtin of that name exists.
+    Callable {
+        user: Vec<FunctionId>,
+        builtin: bool,
+    },
+    /// A struct constructor.
+    Constructor(Vec<StructId>),
+    Unresolved,
+}
+
+#[derive(Debug, Default)]
+pub struct Resolution {
+    pub idents: ExprTable<Resolved>,
+    pub calls: ExprTable<CallTarget>,
+    /// Macro uses (`Expr::MacroRef`) to the definitions of that name.
+    pub macro_refs: ExprTable<Vec<MacroId>>,
+    /// User type names, by the span of the type specifier, to their struct declarations.
+    pub type_names: HashMap<Span, Vec<StructId>>,
+    /// The variant context of each function and global.
+    pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,
+    pub global_ctx: SecondaryMap<GlobalId, Option<CondCtx>>,
+    pub clues: Vec<PassClue>,
+}
+
+#[derive(Clone, Debug)]
+enum DeclKind {
+    Var(GlobalId),
+    Function(FunctionId),
+    Struct(StructId),
+}
+
+#[derive(Clone, Debug)]
+struct Decl {
+    kind: DeclKind,
+    ctx: CondCtx,
+    span: Span,
+}
+
+#[derive(Default)]
+struct Level {
+    names: HashMap<Name, Vec<Decl>>,
+    /// Every struct of this level by name, declared before or after (struct types are visible in the whole
+    /// level: the engine emits structs before the functions that use them).
+    structs: HashMap<Name, Vec<StructId>>,
+    /// Members of the IO structs of the passes this level belongs to, visible as global names (the engine
+    /// turns varyings into global variables of the same names).
+    io_members: HashMap<Name, Vec<(StructId, Name)>>,
+    /// Every name declared anywhere in this level or the levels below it (for UseBeforeDeclaration).
+    all_names: HashSet<Name>,
+}
+
+#[derive(Default)]
+struct LocalScope {
+    names: HashMap<Name, Vec<(LocalId, CondCtx, Span)>>,
+    structs: HashMap<Name, Vec<StructId>>,
+    functions: HashMap<Name, Vec<FunctionId>>,
+}
+
+pub fn resolve(module: &Module) -> Resolution {
+    let mut out = Resolution::default();
+    for (f, func) in module.functions.iter() {
+        out.idents.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
+        out.calls.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
+        out.macro_refs.functions[f] = SecondaryMap::new();
+    }
+    let mut r = Resolver {
+        m: module,
+        out,
+        levels: Vec::new(),
+        locals: Vec::new(),
+        local_names: HashSet::new(),
+        preserving: module.mode == Mode::Preserving,
+        scope_names: scope_names(module),
+    };
+    // Levels are processed top-down; each scope once.
+    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> = HashMap::new();
+    for (id, scope) in module.scopes.iter() {
+        children.entry(scope.parent).or_default().push(id);
+    }
+    if let Some(roots) = children.get(&None).cloned() {
+        for root in roots {
+            r.scope(root, &children);
+        }
+    }
+    r.out
+}
+
+/// Names declared by the items of each scope, and of the scopes below it.
+fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
+    let mut own: HashMap<ScopeId, HashSet<Name>> = HashMap::new();
+    for (id, scope) in m.scopes.iter() {
+        let set = own.entry(id).or_default();
+        Guarded::for_each_item(&scope.items, &mut |item| match item {
+            GlobalItem::Var(g) => {
+                set.insert(m.globals[*g].name);
+            }
+            GlobalItem::Function(f) => {
+                set.insert(m.functions[*f].name);
+            }
+            GlobalItem::Struct(s) => {
+                set.insert(m.structs[*s].name);
+            }
+            _ => {}
+        });
+    }
+    let mut all = own.clone();
+    for (id, _) in m.scopes.iter() {
+        let names = own.get(&id).cloned().unwrap_or_default();
+        for ancestor in m.scope_chain(id) {
+            all.entry(ancestor)
+                .or_default()
+                .extend(names.iter().copied());
+        }
+    }
+    all
+}
+
+/// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every pass whose
+/// program includes `scope`.
+fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
+    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::new();
+    for pass in m.passes.values() {
+        let shaderlab_ir::PassKind::Program {
+            scope: pass_scope,
+            vertex,
+            fragment,
+        } = &pass.kind
+        else {
+            continue;
+        };
+        let chain = m.scope_chain(*pass_scope);
+        if !chain.contains(&scope) {
+            continue;
+        }
+        // Functions and structs of the pass's program, by name (the last declaration wins).
+        let mut functions: HashMap<Name, FunctionId> = HashMap::new();
+        let mut structs: HashMap<Name, StructId> = HashMap::new();
+        for s in &chain {
+            Guarded::for_each_item(&m.scopes[*s].items, &mut |item| match item {
+                GlobalItem::Function(f) if m.functions[*f].body.is_some() => {
+                    functions.insert(m.functions[*f].name, *f);
+                }
+                GlobalItem::Struct(st) => {
+                    structs.insert(m.structs[*st].name, *st);
+                }
+                _ => {}
+            });
+        }
+        let struct_of = |spec: &TypeSpec| match m.types.get(spec.base) {
+            TypeInner::User(n) => structs.get(&n).copied(),
+            _ => None,
+        };
+        let mut io_structs = Vec::new();
+        for entry in [vertex, fragment].into_iter().flatten() {
+            let Some(f) = functions.get(&entry.name) else {
+                continue;
+            };
+            let func = &m.functions[*f];
+            io_structs.extend(struct_of(&func.return_type));
+            if let Some(Guarded::Item(p)) = func.params.first() {
+                if let ParamKind::Declared { local } = p.kind {
+                    io_structs.extend(struct_of(&func.locals[local].ty));
+                }
+            }
+        }
+        for s in io_structs {
+            Guarded::for_each_item(&m.structs[s].members, &mut |mem| {
+                let list = out.entry(mem.name).or_default();
+                if !list.contains(&(s, mem.name)) {
+                    list.push((s, mem.name));
+                }
+            });
+        }
+    }
+    out
+}
+
+fn is_macro_style(name: &str) -> bool {
+    name.bytes().any(|b| b.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Edit distance (ASCII, Levenshtein).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<u8> = b.bytes().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The did-you-mean candidate: edit distance at most min(3, max(1, len/3)), unique best, names of 3+ chars.
+pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    if name.len() < 3 {
+        return None;
+    }
+    let limit = (name.len() / 3).clamp(1, 3);
+    let mut best: Option<(usize, &str)> = None;
+    let mut tie = false;
+    let mut seen = HashSet::new();
+    for c in candidates {
+        if c == name || !seen.insert(c) {
+            continue;
+        }
+        let d = distance(name, c);
+        if d > limit {
+            continue;
+        }
+        match best {
+            Some((bd, _)) if d > bd => {}
+            Some((bd, _)) if d == bd => tie = true,
+            _ => {
+                best = Some((d, c));
+                tie = false;
+            }
+        }
+    }
+    if tie {
+        None
+    } else {
+        best.map(|(_, c)| c.to_owned())
+    }
+}
+
+struct Resolver<'m> {
+    m: &'m Module,
+    out: Resolution,
+    levels: Vec<Level>,
+    locals: Vec<LocalScope>,
+    /// Every local name of the current function (for UseBeforeDeclaration).
+    local_names: HashSet<Name>,
+    preserving: bool,
+    scope_names: HashMap<ScopeId, HashSet<Name>>,
+}
+
+impl<'m> Resolver<'m> {
+    fn name(&self, n: Name) -> &'m str {
+        self.m.names.resolve(n)
+    }
+
+    fn clue(&mut self, kind: SymbolClue, span: Span, ctx: &CondCtx) -> &mut PassClue {
+        let mut clue = PassClue::new(PassClueKind::Symbol(kind), span);
+        clue.conditions = ctx.descriptions.clone();
+        self.out.clues.push(clue);
+        let last = self.out.clues.len() - 1;
+        &mut self.out.clues[last]
+    }
+
+    fn scope(&mut self, id: ScopeId, children: &HashMap<Option<ScopeId>, Vec<ScopeId>>) {
+        let mut structs: HashMap<Name, Vec<StructId>> = HashMap::new();
+        Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| {
+            if let GlobalItem::Struct(s) = item {
+                structs.entry(self.m.structs[*s].name).or_default().push(*s);
+            }
+        });
+        let level = Level {
+            names: HashMap::new(),
+            all_names: self.scope_names.remove(&id).unwrap_or_default(),
+            structs,
+            io_members: HashMap::new(),
+        };
+        self.levels.push(level);
+        let io = io_members(self.m, id);
+        if let Some(level) = self.levels.last_mut() {
+            level.io_members = io;
+        }
+        let items = &self.m.scopes[id].items;
+        self.items(items, &CondCtx::default());
+        if let Some(kids) = children.get(&Some(id)).cloned() {
+            for kid in kids {
+                self.scope(kid, children);
+            }
+        }
+        self.levels.pop();
+    }
+
+    fn items(&mut self, items: &'m [Guarded<GlobalItem>], ctx: &CondCtx) {
+        for item in items {
+            match item {
+                Guarded::Item(i) => self.global_item(i, ctx),
+                Guarded::Cond(region) if is_include_guard(self.m, region) => {
+                    for b in &region.branches {
+                        self.items(&b.items, ctx);
+                    }
+                }
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, &mut |r, items, ctx| r.items(items, ctx))
+                }
+            }
+        }
+    }
+
+    /// Walk every branch of a region with its context.
+    fn region<T>(
+        &mut self,
+        region: &'m CondRegion<T>,
+        ctx: &CondCtx,
+        walk: &mut dyn FnMut(&mut Self, &'m [Guarded<T>], &CondCtx),
+    ) {
+        for (i, b) in region.branches.iter().enumerate() {
+            let inner = ctx.enter(self.m, region, i as u32);
+            walk(self, &b.items, &inner);
+        }
+        if let Some(items) = &region.else_items {
+            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
+            walk(self, items, &inner);
+        }
+    }
+
+    fn declare_global(&mut self, name: Name, kind: DeclKind, span: Span, ctx: &CondCtx) {
+        let m = self.m;
+        // Redefinition: same level, compatible variants.
+        let conflict = self
+            .levels
+            .last()
+            .and_then(|l| l.names.get(&name))
+            .and_then(|decls| {
+                decls
+                    .iter()
+                    .find(|d| ctx.implies(&d.ctx) && !compatible_redeclaration(m, &d.kind, &kind))
+                    .cloned()
+            });
+        if let Some(first) = conflict {
+            let text = self.name(name).to_owned();
+            self.clue(SymbolClue::Redefinition { name: text }, span, ctx)
+                .notes
+                .push(crate::clue::PassNote {
+                    span: Some(first.span),
+                    message: "previous declaration is here".into(),
+                });
+        }
+        if let Some(level) = self.levels.last_mut() {
+            level.names.entry(name).or_default().push(Decl {
+                kind,
+                ctx: ctx.clone(),
+                span,
+            });
+        }
+    }
+
+    fn global_item(&mut self, item: &'m GlobalItem, ctx: &CondCtx) {
+        let m = self.m;
+        match item {
+            GlobalItem::Struct(id) => {
+                let s = &m.structs[*id];
+                Guarded::for_each_item(&s.members, &mut |member| {
+                    self.type_spec(&member.ty, Owner::Global, ctx)
+                });
+                self.declare_global(s.name, DeclKind::Struct(*id), s.name_span, ctx);
+            }
+            GlobalItem::Var(id) => {
+                let g = &m.globals[*id];
+                self.type_spec(&g.ty, Owner::Global, ctx);
+                if let Some(init) = g.init {
+                    self.expr(Owner::Global, init, ctx);
+                }
+                self.out.global_ctx[*id] = Some(ctx.clone());
+                self.declare_global(g.name, DeclKind::Var(*id), g.name_span, ctx);
+            }
+            GlobalItem::Function(id) => self.function(*id, ctx),
+            GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
+        }
+    }
+
+    fn function(&mut self, id: FunctionId, ctx: &CondCtx) {
+        let m = self.m;
+        let f = &m.functions[id];
+        let owner = Owner::Function(id);
+        self.out.function_ctx[id] = Some(ctx.clone());
+        self.type_spec(&f.return_type, owner, ctx);
+        // Parameter types before the function is declared; the function is visible in its own body.
+        Guarded::for_each_item(&f.params, &mut |p| {
+            if let ParamKind::Declared { local } = p.kind {
+                self.type_spec(&f.locals[local].ty, owner, ctx);
+            }
+        });
+        self.declare_global(f.name, DeclKind::Function(id), f.name_span, ctx);
+        let Some(body) = &f.body else { return };
+        self.local_names = f.locals.values().map(|l| l.name).collect();
+        self.locals.push(LocalScope::default());
+        self.params(id, &f.params, ctx);
+        self.stmts(id, &body.stmts, ctx);
+        self.locals.pop();
+        self.local_names.clear();
+    }
+
+    fn params(&mut self, f: FunctionId, params: &'m [Guarded<shaderlab_ir::Param>], ctx: &CondCtx) {
+        for p in params {
+            match p {
+                Guarded::Item(p) => {
+                    let local = match p.kind {
+                        ParamKind::Declared { local } => Some(local),
+                        ParamKind::Macro { declares, .. } => declares,
+                    };
+                    if let Some(local) = local {
+                        if !self.name(self.m.functions[f].locals[local].name).is_empty() {
+                            self.declare_local(f, local, ctx);
+                        }
+                    }
+                }
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, &mut |r, items, ctx| r.params(f, items, ctx))
+                }
+            }
+        }
+    }
+
+    fn declare_local(&mut self, f: FunctionId, local: LocalId, ctx: &CondCtx) {
+        let m = self.m;
+        let l = &m.functions[f].locals[local];
+        let name = l.name;
+        let text = self.name(name).to_owned();
+        if let Some(scope) = self.locals.last() {
+            if let Some((_, _, first)) = scope
+                .names
+                .get(&name)
+                .and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
+            {
+                let first = *first;
+                self.clue(
+                    SymbolClue::Redefinition { name: text.clone() },
+                    l.name_span,
+                    ctx,
+                )
+                .notes
+                .push(crate::clue::PassNote {
+                    span: Some(first),
+                    message: "previous declaration is here".into(),
+                });
+            } else if l.kind == shaderlab_ir::LocalKind::Variable && self.locals.len() > 1 {
+                let outer = self.locals[..self.locals.len() - 1]
+                    .iter()
+                    .rev()
+                    .find_map(|s| {
+                        s.names
+                            .get(&name)
+                            .and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
+                    })
+                    .map(|(_, _, s)| *s);
+                let global = self.levels.iter().rev().find_map(|lv| {
+                    lv.names.get(&name).and_then(|v| {
+                        v.iter()
+                            .find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx))
+                            .map(|d| d.span)
+                    })
+                });
+                if let Some(hidden) = outer.or(global) {
+                    self.clue(
+                        SymbolClue::ShadowedDeclaration { name: text },
+                        l.name_span,
+                        ctx,
+                    )
+                    .notes
+                    .push(crate::clue::PassNote {
+                        span: Some(hidden),
+                        message: "hides this declaration".into(),
+                    });
+                }
+            }
+        }
+        if let Some(scope) = self.locals.last_mut() {
+            scope
+                .names
+                .entry(name)
+                .or_default()
+                .push((local, ctx.clone(), l.name_span));
+        }
+    }
+
+    fn stmts(&mut self, f: FunctionId, stmts: &'m [Guarded<Statement>], ctx: &CondCtx) {
+        for s in stmts {
+            match s {
+                Guarded::Item(s) => self.stmt(f, s, ctx),
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, &mut |r, items, ctx| r.stmts(f, items, ctx))
+                }
+            }
+        }
+    }
+
+    /// A sub-statement that opens its own scope (an `if` branch, a loop body).
+    fn scoped(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
+        self.locals.push(LocalScope::default());
+        match &s.kind {
+            StmtKind::Block(b) => self.stmts(f, &b.stmts, ctx),
+            _ => self.stmt(f, s, ctx),
+        }
+        self.locals.pop();
+    }
+
+    fn stmt(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
+        let m = self.m;
+        let func = &m.functions[f];
+        let owner = Owner::Function(f);
+        match &s.kind {
+            StmtKind::Empty
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Discard
+            | StmtKind::Default
+            | StmtKind::Precision { .. }
+            | StmtKind::Define(_)
+            | StmtKind::Undef(_) => {}
+            StmtKind::Expr(e) | StmtKind::Case(e) => self.expr(owner, *e, ctx),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(owner, *e, ctx);
+                }
+            }
+            StmtKind::Declare(locals) => {
+                for &l in locals {
+                    let local = &func.locals[l];
+                    self.type_spec(&local.ty, owner, ctx);
+                    if let Some(init) = local.init {
+                        self.expr(owner, init, ctx);
+                    }
+                    self.declare_local(f, l, ctx);
+                }
+            }
+            StmtKind::Struct { id, declares } => {
+                let st = &m.structs[*id];
+                Guarded::for_each_item(&st.members, &mut |member| {
+                    self.type_spec(&member.ty, Owner::Global, ctx)
+                });
+                if let Some(scope) = self.locals.last_mut() {
+                    scope.structs.entry(st.name).or_default().push(*id);
+                }
+                for &l in declares {
+                    self.declare_local(f, l, ctx);
+                }
+            }
+            StmtKind::Prototype(p) => {
+                let proto = &m.functions[*p];
+                if let Some(scope) = self.locals.last_mut() {
+                    scope.functions.entry(proto.name).or_default().push(*p);
+                }
+            }
+            StmtKind::Block(b) => {
+                self.locals.push(LocalScope::default());
+                self.stmts(f, &b.stmts, ctx);
+                self.locals.pop();
+            }
+            StmtKind::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                self.expr(owner, *condition, ctx);
+                self.scoped(f, accept, ctx);
+                if let Some(r) = reject {
+                    self.scoped(f, r, ctx);
+                }
+            }
+            StmtKind::For {
+                init,
+                condition,
+                update,
+                body,
+            } => {
+                self.locals.push(LocalScope::default());
+                if let Some(i) = init {
+                    self.stmt(f, i, ctx);
+                }
+                if let Some(c) = condition {
+                    self.expr(owner, *c, ctx);
+                }
+                if let Some(u) = update {
+                    self.expr(owner, *u, ctx);
+                }
+                self.scoped(f, body, ctx);
+                self.locals.pop();
+            }
+            StmtKind::While { condition, body } => {
+                self.expr(owner, *condition, ctx);
+                self.scoped(f, body, ctx);
+            }
+            StmtKind::DoWhile { body, condition } => {
+                self.scoped(f, body, ctx);
+                self.expr(owner, *condition, ctx);
+            }
+            StmtKind::Switch { selector, body } => {
+                self.expr(owner, *selector, ctx);
+                self.locals.push(LocalScope::default());
+                self.stmts(f, &body.stmts, ctx);
+                self.locals.pop();
+            }
+        }
+    }
+
+    fn type_spec(&mut self, ty: &'m TypeSpec, owner: Owner, ctx: &CondCtx) {
+        for d in &ty.dims {
+            if let ArrayDim::Sized(e) = d {
+                self.expr(owner, *e, ctx);
+            }
+        }
+        let TypeInner::User(name) = self.m.types.get(ty.base) else {
+            return;
+        };
+        // A macro-typed parameter (`TEXTURE2D_SHADOW_PARAM(x)`) carries the macro's name as its type.
+        if self.m.macros.values().any(|d| d.name == name) {
+            return;
+        }
+        if let Some(structs) = self.lookup_struct(name, ctx) {
+            self.out.type_names.insert(ty.span, structs);
+            return;
+        }
+        let text = self.name(name).to_owned();
+        if self.declared_later(name) {
+            self.clue(
+                SymbolClue::UseBeforeDeclaration { name: text },
+                ty.span,
+                ctx,
+            );
+        } else {
+            let candidates: Vec<&str> = self.visible_struct_names();
+            let suggestion = suggest(&text, candidates.into_iter());
+            self.clue(
+                SymbolClue::UndeclaredIdentifier {
+                    name: text,
+                    suggestion,
+                },
+                ty.span,
+                ctx,
+            );
+        }
+    }
+
+    fn lookup_struct(&self, name: Name, ctx: &CondCtx) -> Option<Vec<StructId>> {
+        for scope in self.locals.iter().rev() {
+            if let Some(s) = scope.structs.get(&name) {
+                return Some(s.clone());
+            }
+        }
+        for level in self.levels.iter().rev() {
+            let Some(decls) = level.names.get(&name) else {
+                continue;
+            };
+            let found: Vec<StructId> = decls
+                .iter()
+                .filter(|d| d.ctx.compatible(ctx))
+                .filter_map(|d| match d.kind {
+                    DeclKind::Struct(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            if !found.is_empty() {
+                return Some(found);
+            }
+        }
+        self.levels
+            .iter()
+            .rev()
+            .find_map(|l| l.structs.get(&name).cloned())
+    }
+
+    fn visible_struct_names(&self) -> Vec<&'m str> {
+        let m = self.m;
+        let mut out = Vec::new();
+        for level in &self.levels {
+            for (n, decls) in &level.names {
+                if decls.iter().any(|d| matches!(d.kind, DeclKind::Struct(_))) {
+                    out.push(m.names.resolve(*n));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    fn io_member(&self, name: Name) -> Option<Symbol> {
+        self.levels.iter().rev().find_map(|l| {
+            l.io_members
+                .get(&name)
+                .and_then(|v| v.first())
+                .map(|(s, n)| Symbol::IoMember(*s, *n))
+        })
+    }
+
+    fn declared_later(&self, name: Name) -> bool {
+        self.local_names.contains(&name) || self.levels.iter().any(|l| l.all_names.contains(&name))
+    }
+
+    /// Visible value names for suggestions.
+    fn visible_value_names(&self) -> Vec<&'m str> {
+        let m = self.m;
+        let mut out: Vec<&str> = Vec::new();
+        for scope in &self.locals {
+            out.extend(scope.names.keys().map(|n| m.names.resolve(*n)));
+        }
+        for level in &self.levels {
+            for (n, decls) in &level.names {
+                if decls.iter().any(|d| matches!(d.kind, DeclKind::Var(_))) {
+                    out.push(m.names.resolve(*n));
+                }
+            }
+        }
+        out.extend(builtins::variables().iter().map(|v| v.name));
+        out.sort_unstable();
+        out
+    }
+
+    fn visible_function_names(&self) -> Vec<&'m str> {
+        let m = self.m;
+        let mut out: Vec<&str> = Vec::new();
+        for level in &self.levels {
+            for (n, decls) in &level.names {
+                if decls
+                    .iter()
+                    .any(|d| matches!(d.kind, DeclKind::Function(_) | DeclKind::Struct(_)))
+                {
+                    out.push(m.names.resolve(*n));
+                }
+            }
+        }
+        out.extend(builtins::functions().iter().map(|f| f.name));
+        out.sort_unstable();
+        out
+    }
+
+    fn lookup_value(&mut self, name: Name, span: Span, ctx: &CondCtx) -> Resolved {
+        let mut incompatible: Option<Span> = None;
+        for scope in self.locals.iter().rev() {
+            if let Some(decls) = scope.names.get(&name) {
+                let found: Vec<Symbol> = decls
+                    .iter()
+                    .filter(|(_, c, _)| c.compatible(ctx))
+                    .map(|(l, _, _)| Symbol::Local(*l))
+                    .collect();
+                if !found.is_empty() {
+                    return Resolved::Symbols(found);
+                }
+                incompatible = incompatible.or(decls.first().map(|d| d.2));
+            }
+        }
+        for level in self.levels.iter().rev() {
+            let Some(decls) = level.names.get(&name) else {
+                continue;
+            };
+            let found: Vec<Symbol> = decls
+                .iter()
+                .filter(|d| d.ctx.compatible(ctx))
+                .filter_map(|d| match d.kind {
+                    DeclKind::Var(g) => Some(Symbol::Global(g)),
+                    _ => None,
+                })
+                .collect();
+            if !found.is_empty() {
+                return Resolved::Symbols(found);
+            }
+            incompatible = incompatible.or(decls.first().map(|d| d.span));
+        }
+        let text = self.name(name);
+        if let Some(var) = builtins::variable(text) {
+            return Resolved::Symbols(vec![Symbol::Builtin(var.name)]);
+        }
+        if let Some(member) = self.io_member(name) {
+            return Resolved::Symbols(vec![member]);
+        }
+        if let Some(first) = incompatible {
+            let clue = self.clue(
+                SymbolClue::UndeclaredIdentifier {
+                    name: text.to_owned(),
+                    suggestion: None,
+                },
+                span,
+                ctx,
+            );
+            clue.notes.push(crate::clue::PassNote {
+                span: Some(first),
+                message: "declared only in variants that exclude this use".into(),
+            });
+            return Resolved::Unresolved;
+        }
+        if self.declared_later(name) {
+            self.clue(
+                SymbolClue::UseBeforeDeclaration {
+                    name: text.to_owned(),
+                },
+                span,
+                ctx,
+            );
+            return Resolved::Unresolved;
+        }
+        if self.preserving && is_macro_style(text) {
+            return Resolved::Symbols(vec![Symbol::RuntimeMacro(name)]);
+        }
+        let suggestion = suggest(text, self.visible_value_names().into_iter());
+        self.clue(
+            SymbolClue::UndeclaredIdentifier {
+                name: text.to_owned(),
+                suggestion,
+            },
+            span,
+            ctx,
+        );
+        Resolved::Unresolved
+    }
+
+    fn lookup_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
+        if let Some(structs) = self.lookup_struct(name, ctx) {
+            return CallTarget::Constructor(structs);
+        }
+        let mut user: Vec<FunctionId> = Vec::new();
+        for scope in self.locals.iter().rev() {
+            if let Some(f) = scope.functions.get(&name) {
+                user.extend(f.iter().copied());
+            }
+        }
+        for level in self.levels.iter().rev() {
+            if let Some(decls) = level.names.get(&name) {
+                user.extend(
+                    decls
+                        .iter()
+                        .filter(|d| d.ctx.compatible(ctx))
+                        .filter_map(|d| match d.kind {
+                            DeclKind::Function(f) => Some(f),
+                            _ => None,
+                        }),
+                );
+            }
+        }
+        let text = self.name(name);
+        let builtin = builtins::is_builtin_function(text);
+        if !user.is_empty() || builtin {
+            return CallTarget::Callable { user, builtin };
+        }
+        if self.levels.iter().any(|l| l.all_names.contains(&name)) {
+            self.clue(
+                SymbolClue::UseBeforeDeclaration {
+                    name: text.to_owned(),
+                },
+                span,
+                ctx,
+            );
+            return CallTarget::Unresolved;
+        }
+        let suggestion = suggest(text, self.visible_function_names().into_iter());
+        self.clue(
+            SymbolClue::UndefinedFunction {
+                name: text.to_owned(),
+                suggestion,
+            },
+            span,
+            ctx,
+        );
+        CallTarget::Unresolved
+    }
+
+    fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
+        for a in args {
+            match a {
+                Guarded::Item(e) => self.expr(owner, *e, ctx),
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, &mut |r, items, ctx| r.args(owner, items, ctx))
+                }
+            }
+        }
+    }
+
+    fn expr(&mut self, owner: Owner, id: ExprId, ctx: &CondCtx) {
+        let m = self.m;
+        let arena = match owner {
+            Owner::Global => &m.global_exprs,
+            Owner::Function(f) => &m.functions[f].exprs,
+        };
+        let e = &arena[id];
+        match &e.kind {
+            Expr::Ident(n) => {
+                let r = self.lookup_value(*n, e.span, ctx);
+                self.out.idents.set(owner, id, r);
+            }
+            Expr::Call {
+                callee,
+                callee_span,
+                args,
+            } => {
+                let t = self.lookup_call(*callee, *callee_span, ctx);
+                self.out.calls.set(owner, id, t);
+                self.args(owner, args, ctx);
+            }
+            Expr::MacroRef { name, args } => {
+                let defs: Vec<MacroId> = m
+                    .macros
+                    .iter()
+                    .filter(|(_, d)| d.name == *name)
+                    .map(|(i, _)| i)
+                    .collect();
+                self.out.macro_refs.set(owner, id, defs);
+                if let Some(args) = args {
+                    self.args(owner, args, ctx);
+                }
+            }
+            Expr::Construct { ty, args } => {
+                self.type_spec(ty, owner, ctx);
+                self.args(owner, args, ctx);
+            }
+            other => other.for_each_child(&mut |c| self.expr(owner, c, ctx)),
+        }
+    }
+}
+
+/// Declarations of one name that may coexist in one level: function overloads (different parameter types,
+/// or a prototype and its definition), and a uniform declared twice with the same type (the engine merges them).
+fn compatible_redeclaration(m: &Module, first: &DeclKind, second: &DeclKind) -> bool {
+    match (first, second) {
+        (DeclKind::Function(a), DeclKind::Function(b)) => {
+            let (fa, fb) = (&m.functions[*a], &m.functions[*b]);
+            let sig = |f: &shaderlab_ir::Function| -> Vec<(shaderlab_ir::TypeId, usize)> {
+                let mut out = Vec::new();
+                Guarded::for_each_item(&f.params, &mut |p| {
+                    if let ParamKind::Declared { local } = p.kind {
+                        out.push((f.locals[local].ty.base, f.locals[local].ty.dims.len()));
+                    }
+                });
+                out
+            };
+            sig(fa) != sig(fb) || fa.body.is_none() || fb.body.is_none()
+        }
+        (DeclKind::Var(a), DeclKind::Var(b)) => {
+            let (ga, gb) = (&m.globals[*a], &m.globals[*b]);
+            ga.is_uniform()
+                && gb.is_uniform()
+                && ga.ty.base == gb.ty.base
+                && ga.ty.dims.len() == gb.ty.dims.len()
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,1135 @@
+//! Type inference: a type for every expression.
+//!
+//! Input contract: the module and its [`Resolution`]. Output: [`Typing`], with clues of categories B, D and F
+//! that need types. An expression whose type cannot be known (an operand already wrong, a macro use whose type
+//! depends on the variant, a run-time macro) is typed [`Type::Unknown`] with the reason, and every check that
+//! would need it stays silent (continue-with-unknown), so one root cause gives one clue.
+//!
+//! Calls are resolved by exact overload match (GLSL ES has no implicit conversions): user overloads first,
+//! then the builtin catalogue ([`crate::builtins`]).
+
+mod construct;
+pub mod ops;
+
+use crate::builtins;
+use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
+use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
+use crate::table::{ExprTable, Owner};
+use crate::ty::{ArrayLen, Ty};
+use crate::variants::{CondCtx, ELSE_BRANCH};
+use cranelift_entity::SecondaryMap;
+use shaderlab_ir::{
+    ArrayDim, CondRegion, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded,
+    Literal, LocalId, Module, ParamKind, Span, Statement, StmtKind, Storage, StructId, TypeInner,
+    TypeSpec,
+};
+
+/// Why a type is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnknownReason {
+    /// An operand or declaration is already wrong (its clue is reported).
+    Error,
+    /// A macro use whose type depends on the macro's definition in the variant.
+    Macro,
+    /// A macro the engine defines at run time.
+    RuntimeMacro,
+    /// Alternatives from exclusive conditional branches have different types, or arguments are conditional.
+    Variant,
+}
+
+/// The type of an expression.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Type {
+    /// Not visited (dead code of no function, or not an expression of interest).
+    #[default]
+    Untyped,
+    Known(Ty),
+    Unknown(UnknownReason),
+}
+
+impl Type {
+    pub fn known(&self) -> Option<&Ty> {
+        match self {
+            Type::Known(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn reason(&self) -> UnknownReason {
+        match self {
+            Type::Unknown(r) => *r,
+            _ => UnknownReason::Error,
+        }
+    }
+}
+
+/// What a call or constructor resolved to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Callee {
+    #[default]
+    None,
+    User(FunctionId),
+    /// Index into [`builtins::functions`].
+    Builtin(usize),
+    Struct(StructId),
+}
+
+/// What `base.name` is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Access {
+    #[default]
+    None,
+    /// The member at this index of the struct's flattened member list.
+    Field(usize),
+    /// Component indices (0..4).
+    Swizzle(Vec<u8>),
+}
+
+#[derive(Debug, Default)]
+pub struct Typing {
+    pub exprs: ExprTable<Type>,
+    pub callees: ExprTable<Callee>,
+    pub access: ExprTable<Access>,
+    pub locals: SecondaryMap<FunctionId, SecondaryMap<LocalId, Option<Ty>>>,
+    pub globals: SecondaryMap<GlobalId, Option<Ty>>,
+    pub returns: SecondaryMap<FunctionId, Option<Ty>>,
+    pub clues: Vec<PassClue>,
+}
+
+pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
+    let mut t = Typer {
+        m: module,
+        res,
+        out: Typing::default(),
+        current: None,
+        ctx: CondCtx::default(),
+    };
+    t.run();
+    t.out
+}
+
+struct Typer<'m> {
+    m: &'m Module,
+    res: &'m Resolution,
+    out: Typing,
+    current: Option<FunctionId>,
+    ctx: CondCtx,
+}
+
+/// The GLSL name of a type, with struct names.
+pub fn type_name(m: &Module, t: &Ty) -> String {
+    match t {
+        Ty::Struct(s) => m
+            .structs
+            .get(*s)
+            .map(|s| m.name(s.name).to_owned())
+            .unwrap_or_else(|| "struct".into()),
+        Ty::Array(base, ArrayLen::Known(n)) => format!("{}[{n}]", type_name(m, base)),
+        Ty::Array(base, ArrayLen::Unknown) => format!("{}[]", type_name(m, base)),
+        other => other.to_string(),
+    }
+}
+
+impl<'m> Typer<'m> {
+    fn arena(&self, owner: Owner) -> &'m cranelift_entity::PrimaryMap<ExprId, Expression> {
+        match owner {
+            Owner::Global => &self.m.global_exprs,
+            Owner::Function(f) => &self.m.functions[f].exprs,
+        }
+    }
+
+    fn clue(&mut self, kind: TypeClue, span: Span) -> &mut PassClue {
+        let mut clue = PassClue::new(PassClueKind::Type(kind), span);
+        clue.conditions = self.ctx.descriptions.clone();
+        self.out.clues.push(clue);
+        let last = self.out.clues.len() - 1;
+        &mut self.out.clues[last]
+    }
+
+    fn name_of(&self, t: &Ty) -> String {
+        type_name(self.m, t)
+    }
+
+    fn run(&mut self) {
+        let m = self.m;
+        for (f, func) in m.functions.iter() {
+            self.out.exprs.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
+            self.out.callees.functions[f] = SecondaryMap::new();
+            self.out.access.functions[f] = SecondaryMap::new();
+            let mut locals = SecondaryMap::with_capacity(func.locals.len());
+            for (l, local) in func.locals.iter() {
+                locals[l] = self.spec_ty(&local.ty, Owner::Function(f));
+            }
+            self.out.locals[f] = locals;
+            self.out.returns[f] = self.spec_ty(&func.return_type, Owner::Function(f));
+        }
+        for (g, global) in m.globals.iter() {
+            self.out.globals[g] = self.spec_ty(&global.ty, Owner::Global);
+        }
+        // Walk every scope's items in order, with their variant contexts.
+        for (_, scope) in m.scopes.iter() {
+            self.items(&scope.items, &CondCtx::default());
+        }
+    }
+
+    fn items(&mut self, items: &'m [Guarded<GlobalItem>], ctx: &CondCtx) {
+        for item in items {
+            match item {
+                Guarded::Item(i) => {
+                    self.ctx = ctx.clone();
+                    self.global_item(i);
+                }
+                Guarded::Cond(region) => {
+                    let guard = crate::variants::is_include_guard(self.m, region);
+                    self.region(region, ctx, guard, &mut |t, items, ctx| t.items(items, ctx));
+                }
+            }
+        }
+    }
+
+    fn region<T>(
+        &mut self,
+        region: &'m CondRegion<T>,
+        ctx: &CondCtx,
+        transparent: bool,
+        walk: &mut dyn FnMut(&mut Self, &'m [Guarded<T>], &CondCtx),
+    ) {
+        for (i, b) in region.branches.iter().enumerate() {
+            let inner = if transparent {
+                ctx.clone()
+            } else {
+                ctx.enter(self.m, region, i as u32)
+            };
+            walk(self, &b.items, &inner);
+        }
+        if let Some(items) = &region.else_items {
+            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
+            walk(self, items, &inner);
+        }
+    }
+
+    fn global_item(&mut self, item: &'m GlobalItem) {
+        let m = self.m;
+        match item {
+            GlobalItem::Var(g) => {
+                let global = &m.globals[*g];
+                self.spec_dims(&global.ty, Owner::Global);
+                let declared = self.out.globals[*g].clone();
+                if global.is_uniform() && declared == Some(Ty::Void) {
+                    let ty = "void".to_owned();
+                    self.clue(TypeClue::InvalidUniformType { ty }, global.ty.span);
+                }
+                if let Some(init) = global.init {
+                    let t = self.expr(Owner::Global, init);
+                    if let Some(declared) = declared {
+                        let span = self.arena(Owner::Global)[init].span;
+                        self.check_assign(&declared, &t, span);
+                    }
+                }
+            }
+            GlobalItem::Function(f) => self.function(*f),
+            GlobalItem::Struct(s) => {
+                Guarded::for_each_item(&m.structs[*s].members, &mut |mem| {
+                    self.spec_dims(&mem.ty, Owner::Global)
+                });
+            }
+            GlobalItem::Define(d) => {
+                if let Some(body) = m.macros[*d].body_expr {
+                    // Macro bodies are typed only when they are self-contained (see `macro_type`).
+                    let _ = body;
+                }
+            }
+            GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
+        }
+    }
+
+    fn function(&mut self, f: FunctionId) {
+        let m = self.m;
+        let func = &m.functions[f];
+        let owner = Owner::Function(f);
+        self.current = Some(f);
+        self.spec_dims(&func.return_type, owner);
+        if let Some(Ty::Sampler(_)) = self.out.returns[f] {
+            let ty = self.name_of(&Ty::Sampler(match self.out.returns[f] {
+                Some(Ty::Sampler(s)) => s,
+                _ => unreachable!("checked above"),
+            }));
+            self.clue(
+                TypeClue::NonConstructibleReturnType { ty },
+                func.return_type.span,
+            );
+        }
+        let ctx = self.ctx.clone();
+        if let Some(body) = &func.body {
+            self.stmts(f, &body.stmts, &ctx);
+        }
+        self.current = None;
+    }
+
+    fn stmts(&mut self, f: FunctionId, stmts: &'m [Guarded<Statement>], ctx: &CondCtx) {
+        for s in stmts {
+            match s {
+                Guarded::Item(s) => {
+                    self.ctx = ctx.clone();
+                    self.stmt(f, s, ctx);
+                }
+                Guarded::Cond(region) => self.region(region, ctx, false, &mut |t, items, ctx| {
+                    t.stmts(f, items, ctx)
+                }),
+            }
+        }
+    }
+
+    fn condition(&mut self, owner: Owner, e: ExprId) {
+        let t = self.expr(owner, e);
+        if let Type::Known(ty) = t {
+            if ty != Ty::BOOL {
+                let span = self.arena(owner)[e].span;
+                let found = self.name_of(&ty);
+                self.clue(TypeClue::NonBoolCondition { found }, span);
+            }
+        }
+    }
+
+    fn stmt(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
+        let m = self.m;
+        let owner = Owner::Function(f);
+        match &s.kind {
+            StmtKind::Empty
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Discard
+            | StmtKind::Default
+            | StmtKind::Precision { .. }
+            | StmtKind::Define(_)
+            | StmtKind::Undef(_)
+            | StmtKind::Prototype(_) => {}
+            StmtKind::Expr(e) => {
+                self.expr(owner, *e);
+            }
+            StmtKind::Case(e) => {
+                self.expr(owner, *e);
+            }
+            StmtKind::Declare(locals) => {
+                for &l in locals {
+                    let local = &m.functions[f].locals[l];
+                    self.spec_dims(&local.ty, owner);
+                    let Some(init) = local.init else { continue };
+                    let t = self.expr(owner, init);
+                    let declared = self.out.locals[f][l].clone();
+                    match (declared, &t) {
+                        // `float a[] = float[](...)`: the size comes from the initializer.
+                        (
+                            Some(Ty::Array(base, ArrayLen::Unknown)),
+                            Type::Known(Ty::Array(ib, n)),
+                        ) if base == *ib => {
+                            self.out.locals[f][l] = Some(Ty::Array(base, *n));
+                        }
+                        (Some(declared), _) => {
+                            let span = m.functions[f].exprs[init].span;
+                            self.check_assign(&declared, &t, span);
+                        }
+                        (None, _) => {}
+                    }
+                }
+            }
+            StmtKind::Struct { id, .. } => {
+                Guarded::for_each_item(&m.structs[*id].members, &mut |mem| {
+                    self.spec_dims(&mem.ty, Owner::Global)
+                });
+            }
+            StmtKind::Block(b) => self.stmts(f, &b.stmts, ctx),
+            StmtKind::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                self.condition(owner, *condition);
+                self.stmt(f, accept, ctx);
+                if let Some(r) = reject {
+                    self.stmt(f, r, ctx);
+                }
+            }
+            StmtKind::For {
+                init,
+                condition,
+                update,
+                body,
+            } => {
+                if let Some(i) = init {
+                    self.stmt(f, i, ctx);
+                }
+                if let Some(c) = condition {
+                    self.condition(owner, *c);
+                }
+                if let Some(u) = update {
+                    self.expr(owner, *u);
+                }
+                self.stmt(f, body, ctx);
+            }
+            StmtKind::While { condition, body } => {
+                self.condition(owner, *condition);
+                self.stmt(f, body, ctx);
+            }
+            StmtKind::DoWhile { body, condition } => {
+                self.stmt(f, body, ctx);
+                self.condition(owner, *condition);
+            }
+            StmtKind::Switch { selector, body } => {
+                let t = self.expr(owner, *selector);
+                if let Type::Known(ty) = t {
+                    if !matches!(
+                        ty,
+                        Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)
+                    ) {
+                        let span = m.functions[f].exprs[*selector].span;
+                        let found = self.name_of(&ty);
+                        self.clue(TypeClue::NonIntegerSwitch { found }, span);
+                    }
+                }
+                self.stmts(f, &body.stmts, ctx);
+            }
+            StmtKind::Return(value) => {
+                let expected = self.out.returns[f].clone();
+                match value {
+                    Some(e) => {
+                        let t = self.expr(owner, *e);
+                        let span = m.functions[f].exprs[*e].span;
+                        match expected {
+                            Some(Ty::Void) => {
+                                self.clue(TypeClue::ReturnInVoidFunction, span);
+                            }
+                            Some(expected) => {
+                                if let Type::Known(found) = t {
+                                    if !same_type(&expected, &found) {
+                                        let (expected, found) =
+                                            (self.name_of(&expected), self.name_of(&found));
+                                        self.clue(
+                                            TypeClue::ReturnTypeMismatch { expected, found },
+                                            span,
+                                        );
+                                    }
+                                }
+                            }
+                            None => {}
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// `declared = value` (initializer or assignment).
+    fn check_assign(&mut self, declared: &Ty, value: &Type, span: Span) {
+        if let Type::Known(v) = value {
+            if !same_type(declared, v) {
+                let (target, value) = (self.name_of(declared), self.name_of(v));
+                self.clue(TypeClue::AssignTypeMismatch { target, value }, span);
+            }
+        }
+    }
+
+    /// Type array-size expressions of a declaration.
+    fn spec_dims(&mut self, spec: &'m TypeSpec, owner: Owner) {
+        for d in &spec.dims {
+            if let ArrayDim::Sized(e) = d {
+                self.expr(owner, *e);
+            }
+        }
+    }
+
+    /// The resolved type of a declaration's type specifier.
+    fn spec_ty(&self, spec: &TypeSpec, owner: Owner) -> Option<Ty> {
+        let base = match self.m.types.get(spec.base) {
+            TypeInner::User(_) => {
+                let structs = self.res.type_names.get(&spec.span)?;
+                match structs.as_slice() {
+                    [s] => Ty::Struct(*s),
+                    _ => return None,
+                }
+            }
+            inner => Ty::from_inner(inner)?,
+        };
+        let mut t = base;
+        for d in spec.dims.iter().rev() {
+            let len = match d {
+                ArrayDim::Unsized => ArrayLen::Unknown,
+                ArrayDim::Sized(e) => self.const_len(owner, *e),
+            };
+            t = Ty::Array(Box::new(t), len);
+        }
+        Some(t)
+    }
+
+    /// An array length known without full constant folding: a literal, or a constant / macro whose value is one.
+    fn const_len(&self, owner: Owner, e: ExprId) -> ArrayLen {
+        let m = self.m;
+        let arena = self.arena(owner);
+        let literal = |kind: &Expr| match kind {
+            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value),
+            _ => None,
+        };
+        let value = match &arena[e].kind {
+            Expr::Ident(_) => match self.res.idents.get(owner, e) {
+                Resolved::Symbols(s) => match s.as_slice() {
+                    [Symbol::Global(g)]
+                        if m.globals[*g].qualifiers.storage == Some(Storage::Const) =>
+                    {
+                        m.globals[*g]
+                            .init
+                            .and_then(|i| literal(&m.global_exprs[i].kind))
+                    }
+                    [Symbol::Local(l)] => match owner {
+                        Owner::Function(f) => {
+                            let local = &m.functions[f].locals[*l];
+                            (local.qualifiers.storage == Some(Storage::Const))
+                                .then_some(local.init)
+                                .flatten()
+                                .and_then(|i| literal(&m.functions[f].exprs[i].kind))
+                        }
+                        Owner::Global => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::MacroRef { args: None, .. } => {
+                let defs = self.res.macro_refs.get(owner, e);
+                let values: Vec<Option<u64>> = defs
+                    .iter()
+                    .map(|d| {
+                        m.macros[*d]
+                            .body_expr
+                            .and_then(|b| literal(&m.global_exprs[b].kind))
+                    })
+                    .collect();
+                match values.first() {
+                    Some(Some(v)) if values.iter().all(|x| *x == Some(*v)) => Some(*v),
+                    _ => None,
+                }
+            }
+            other => literal(other),
+        };
+        match value {
+            Some(v) if v > 0 && v <= u32::MAX as u64 => ArrayLen::Known(v as u32),
+            _ => ArrayLen::Unknown,
+        }
+    }
+
+    /// Type an expression tree (post-order) and record every node.
+    fn expr(&mut self, owner: Owner, id: ExprId) -> Type {
+        let t = self.expr_inner(owner, id);
+        self.out.exprs.set(owner, id, t.clone());
+        t
+    }
+
+    fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
+        let mut out = Vec::with_capacity(args.len());
+        let mut conditional = false;
+        for a in args {
+            match a {
+                Guarded::Item(e) => {
+                    let t = self.expr(owner, *e);
+                    out.push((t, self.arena(owner)[*e].span));
+                }
+                Guarded::Cond(region) => {
+                    conditional = true;
+                    let ctx = self.ctx.clone();
+                    self.region(region, &ctx, false, &mut |t, items, ctx| {
+                        let saved = std::mem::replace(&mut t.ctx, ctx.clone());
+                        t.args(owner, items);
+                        t.ctx = saved;
+                    });
+                }
+            }
+        }
+        (!conditional).then_some(out)
+    }
+
+    fn expr_inner(&mut self, owner: Owner, id: ExprId) -> Type {
+        let m = self.m;
+        let e = &self.arena(owner)[id];
+        let span = e.span;
+        match &e.kind {
+            Expr::Error => Type::Unknown(UnknownReason::Error),
+            Expr::Literal(l) => Type::Known(match l {
+                Literal::Bool(_) => Ty::BOOL,
+                Literal::Int { .. } => Ty::INT,
+                Literal::Uint { .. } => Ty::UINT,
+                Literal::Float { .. } => Ty::FLOAT,
+            }),
+            Expr::Ident(_) => self.ident(owner, id),
+            Expr::MacroRef { args, .. } => {
+                if let Some(args) = args {
+                    self.args(owner, args);
+                }
+                self.macro_type(owner, id, args.is_some())
+            }
+            Expr::Unary { op, operand } => {
+                let t = self.expr(owner, *operand);
+                let Type::Known(ty) = t else {
+                    return Type::Unknown(t.reason());
+                };
+                match ops::unary(*op, &ty) {
+                    Some(r) => Type::Known(r),
+                    None => {
+                        let operand = self.name_of(&ty);
+                        self.clue(
+                            TypeClue::InvalidUnaryOperand {
+                                op: op.symbol().into(),
+                                operand,
+                            },
+                            span,
+                        );
+                        Type::Unknown(UnknownReason::Error)
+                    }
+                }
+            }
+            Expr::Binary { op, left, right } => {
+                let l = self.expr(owner, *left);
+                let r = self.expr(owner, *right);
+                let (Type::Known(lt), Type::Known(rt)) = (&l, &r) else {
+                    return Type::Unknown(if l.known().is_none() {
+                        l.reason()
+                    } else {
+                        r.reason()
+                    });
+                };
+                match ops::binary(*op, lt, rt) {
+                    Some(t) => Type::Known(t),
+                    None => {
+                        let (left, right) = (self.name_of(lt), self.name_of(rt));
+                        self.clue(
+                            TypeClue::InvalidBinaryOperands {
+                                op: op.symbol().into(),
+                                left,
+                                right,
+                            },
+                            span,
+                        );
+                        Type::Unknown(UnknownReason::Error)
+                    }
+                }
+            }
+            Expr::Assign { op, target, value } => {
+                let t = self.expr(owner, *target);
+                let v = self.expr(owner, *value);
+                self.lvalue(owner, *target);
+                let (Type::Known(tt), Type::Known(vt)) = (&t, &v) else {
+                    return t;
+                };
+                let result = match op {
+                    None => Some(vt.clone()),
+                    Some(op) => match ops::binary(*op, tt, vt) {
+                        Some(r) => Some(r),
+                        None => {
+                            let (left, right) = (self.name_of(tt), self.name_of(vt));
+                            let op = format!("{}=", op.symbol());
+                            self.clue(TypeClue::InvalidBinaryOperands { op, left, right }, span);
+                            return Type::Unknown(UnknownReason::Error);
+                        }
+                    },
+                };
+                if let Some(r) = result {
+                    let value_span = self.arena(owner)[*value].span;
+                    self.check_assign(
+                        tt,
+                        &Type::Known(r),
+                        if op.is_some() { span } else { value_span },
+                    );
+                }
+                t
+            }
+            Expr::IncDec { op, target } => {
+                let t = self.expr(owner, *target);
+                self.lvalue(owner, *target);
+                if let Type::Known(ty) = &t {
+                    if !ops::inc_dec(ty) {
+                        let sym = match op {
+                            shaderlab_ir::IncDecOp::PreIncrement
+                            | shaderlab_ir::IncDecOp::PostIncrement => "++",
+                            _ => "--",
+                        };
+                        let operand = self.name_of(ty);
+                        self.clue(
+                            TypeClue::InvalidUnaryOperand {
+                                op: sym.into(),
+                                operand,
+                            },
+                            span,
+                        );
+                        return Type::Unknown(UnknownReason::Error);
+                    }
+                }
+                t
+            }
+            Expr::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                self.condition(owner, *condition);
+                let a = self.expr(owner, *accept);
+                let r = self.expr(owner, *reject);
+                let (Type::Known(at), Type::Known(rt)) = (&a, &r) else {
+                    return Type::Unknown(if a.known().is_none() {
+                        a.reason()
+                    } else {
+                        r.reason()
+                    });
+                };
+                if same_type(at, rt) {
+                    a
+                } else {
+                    let (left, right) = (self.name_of(at), self.name_of(rt));
+                    self.clue(
+                        TypeClue::InvalidBinaryOperands {
+                            op: "?:".into(),
+                            left,
+                            right,
+                        },
+                        span,
+                    );
+                    Type::Unknown(UnknownReason::Error)
+                }
+            }
+            Expr::Sequence { left, right } => {
+                self.expr(owner, *left);
+                self.expr(owner, *right)
+            }
+            Expr::Call { callee, args, .. } => {
+                let arg_types = self.args(owner, args);
+                let target = self.res.calls.get(owner, id).clone();
+                let name = m.name(*callee).to_owned();
+                self.call(owner, id, &name, target, arg_types, span)
+            }
+            Expr::Construct { ty, args } => {
+                self.spec_dims(ty, owner);
+                let arg_types = self.args(owner, args);
+                let Some(target) = self.spec_ty(ty, owner) else {
+                    return Type::Unknown(UnknownReason::Error);
+                };
+                let Some(arg_types) = arg_types else {
+                    return Type::Unknown(UnknownReason::Variant);
+                };
+                self.construct(&target, &arg_types, span)
+            }
+            Expr::Member {
+                base,
+                member,
+                member_span,
+            } => {
+                let b = self.expr(owner, *base);
+                let Type::Known(bt) = b else {
+                    return Type::Unknown(b.reason());
+                };
+                let name = m.name(*member).to_owned();
+                self.member(owner, id, &bt, &name, *member_span)
+            }
+            Expr::Index { base, index } => {
+                let b = self.expr(owner, *base);
+                let i = self.expr(owner, *index);
+                if let Type::Known(it) = &i {
+                    if !matches!(
+                        it,
+                        Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)
+                    ) {
+                        let ty = self.name_of(it);
+                        let ispan = self.arena(owner)[*index].span;
+                        self.clue(TypeClue::NonIntegerIndex { ty }, ispan);
+                    }
+                }
+                let Type::Known(bt) = b else {
+                    return Type::Unknown(b.reason());
+                };
+                match bt {
+                    Ty::Array(elem, _) => Type::Known(*elem),
+                    Ty::Vector(k, _) => Type::Known(Ty::Scalar(k)),
+                    Ty::Matrix { rows, .. } => {
+                        Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows))
+                    }
+                    other => {
+                        let ty = self.name_of(&other);
+                        let bspan = self.arena(owner)[*base].span;
+                        self.clue(TypeClue::NonIndexableType { ty }, bspan);
+                        Type::Unknown(UnknownReason::Error)
+                    }
+                }
+            }
+            Expr::ArrayLength { base } => {
+                let b = self.expr(owner, *base);
+                match b {
+                    Type::Known(Ty::Array(..)) => Type::Known(Ty::INT),
+                    Type::Known(other) => {
+                        let ty = self.name_of(&other);
+                        self.clue(TypeClue::NonIndexableType { ty }, span);
+                        Type::Unknown(UnknownReason::Error)
+                    }
+                    other => Type::Unknown(other.reason()),
+                }
+            }
+        }
+    }
+
+    fn symbol_type(&self, owner: Owner, s: &Symbol) -> Type {
+        match s {
+            Symbol::Local(l) => match owner {
+                Owner::Function(f) => match self.out.locals[f][*l].clone() {
+                    Some(t) => Type::Known(t),
+                    // A parameter declared by a macro (`TEXTURE2D_SHADOW_PARAM(x)`) has the macro's type.
+                    None if self.is_macro_typed(&self.m.functions[f].locals[*l].ty) => {
+                        Type::Unknown(UnknownReason::Macro)
+                    }
+                    None => Type::Unknown(UnknownReason::Error),
+                },
+                Owner::Global => Type::Unknown(UnknownReason::Error),
+            },
+            Symbol::Global(g) => self.out.globals[*g]
+                .clone()
+                .map(Type::Known)
+                .unwrap_or(Type::Unknown(UnknownReason::Error)),
+            Symbol::Builtin(name) => builtins::variable(name)
+                .map(|v| Type::Known(v.ty.clone()))
+                .unwrap_or(Type::Unknown(UnknownReason::Error)),
+            Symbol::RuntimeMacro(_) => Type::Unknown(UnknownReason::RuntimeMacro),
+            Symbol::IoMember(s, name) => self
+                .struct_members(*s)
+                .into_iter()
+                .find(|(n, _, _)| n == name)
+                .and_then(|(_, t, _)| t)
+                .map(Type::Known)
+                .unwrap_or(Type::Unknown(UnknownReason::Error)),
+        }
+    }
+
+    fn is_macro_typed(&self, spec: &TypeSpec) -> bool {
+        matches!(self.m.types.get(spec.base), TypeInner::User(n) if self.m.macros.values().any(|d| d.name == n))
+    }
+
+    fn ident(&mut self, owner: Owner, id: ExprId) -> Type {
+        match self.res.idents.get(owner, id) {
+            Resolved::Symbols(symbols) => {
+                let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(owner, s)).collect();
+                match types.first() {
+                    Some(first) if types.iter().all(|t| t == first) => first.clone(),
+                    // Alternatives that differ only in array length: an array of unknown length.
+                    Some(Type::Known(Ty::Array(elem, _)))
+                        if types
+                            .iter()
+                            .all(|t| matches!(t, Type::Known(Ty::Array(e, _)) if e == elem)) =>
+                    {
+                        Type::Known(Ty::Array(elem.clone(), ArrayLen::Unknown))
+                    }
+                    Some(_) => Type::Unknown(UnknownReason::Variant),
+                    None => Type::Unknown(UnknownReason::Error),
+                }
+            }
+            _ => Type::Unknown(UnknownReason::Error),
+        }
+    }
+
+    /// A macro use is typed when every definition's body is a self-contained expression of one known type.
+    fn macro_type(&mut self, owner: Owner, id: ExprId, called: bool) -> Type {
+        let m = self.m;
+        let defs = self.res.macro_refs.get(owner, id).clone();
+        let mut result: Option<Ty> = None;
+        for d in &defs {
+            let def = &m.macros[*d];
+            if called != def.params.is_some() {
+                return Type::Unknown(UnknownReason::Macro);
+            }
+            let Some(body) = def.body_expr else {
+                return Type::Unknown(UnknownReason::Macro);
+            };
+            let Some(t) = self_contained_type(m, body) else {
+                return Type::Unknown(UnknownReason::Macro);
+            };
+            match &result {
+                Some(r) if *r != t => return Type::Unknown(UnknownReason::Macro),
+                _ => result = Some(t),
+            }
+        }
+        result
+            .map(Type::Known)
+            .unwrap_or(Type::Unknown(UnknownReason::Macro))
+    }
+
+    /// Report a write to something that is not writable.
+    fn lvalue(&mut self, owner: Owner, target: ExprId) {
+        if let Some(what) = self.not_lvalue(owner, target) {
+            let span = self.arena(owner)[target].span;
+            self.clue(TypeClue::NotAnLValue { what }, span);
+        }
+    }
+
+    fn not_lvalue(&self, owner: Owner, e: ExprId) -> Option<String> {
+        let m = self.m;
+        let expr = &self.arena(owner)[e];
+        match &expr.kind {
+            Expr::Ident(n) => {
+                let Resolved::Symbols(symbols) = self.res.idents.get(owner, e) else {
+                    return None;
+                };
+                let name = m.name(*n);
+                symbols.iter().find_map(|s| match s {
+                    Symbol::Local(l) => {
+                        let Owner::Function(f) = owner else {
+                            return None;
+                        };
+                        let local = &m.functions[f].locals[*l];
+                        (local.qualifiers.storage == Some(Storage::Const))
+                            .then(|| format!("'{name}' is a constant"))
+                    }
+                    Symbol::Global(g) => {
+                        let global = &m.globals[*g];
+                        if global.qualifiers.storage == Some(Storage::Const) {
+                            Some(format!("'{name}' is a constant"))
+                        } else if global.is_uniform() {
+                            Some(format!("'{name}' is a uniform"))
+                        } else {
+                            None
+                        }
+                    }
+                    Symbol::Builtin(b) => builtins::variable(b)
+                        .filter(|v| !v.writable)
+                        .map(|_| format!("'{name}' is a read-only builtin variable")),
+                    Symbol::RuntimeMacro(_) | Symbol::IoMember(..) => None,
+                })
+            }
+            Expr::Member { base, .. } => {
+                if let Access::Swizzle(components) = self.out.access.get(owner, e) {
+                    let mut seen = [false; 4];
+                    for &c in components {
+                        if std::mem::replace(&mut seen[(c & 3) as usize], true) {
+                            return Some("a swizzle with repeated components".into());
+                        }
+                    }
+                }
+                self.not_lvalue(owner, *base)
+            }
+            Expr::Index { base, .. } => self.not_lvalue(owner, *base),
+            Expr::MacroRef { .. } | Expr::Error => None,
+            _ => Some("an expression that is not a variable".into()),
+        }
+    }
+
+    fn call(
+        &mut self,
+        owner: Owner,
+        id: ExprId,
+        name: &str,
+        target: CallTarget,
+        args: Option<Vec<(Type, Span)>>,
+        span: Span,
+    ) -> Type {
+        let m = self.m;
+        match target {
+            CallTarget::Constructor(structs) => {
+                let [s] = structs.as_slice() else {
+                    return Type::Unknown(UnknownReason::Variant);
+                };
+                self.out.callees.set(owner, id, Callee::Struct(*s));
+                let Some(args) = args else {
+                    return Type::Unknown(UnknownReason::Variant);
+                };
+                self.struct_constructor(*s, &args, span)
+            }
+            CallTarget::Callable { user, builtin } => {
+                let Some(args) = args else {
+                    // Conditional arguments: known when every candidate returns the same type.
+                    let mut rets: Vec<Option<Ty>> =
+                        user.iter().map(|f| self.out.returns[*f].clone()).collect();
+                    if builtin {
+                        rets.extend(
+                            builtins::overloads(name)
+                                .iter()
+                                .map(|o| Some(o.ret.clone())),
+                        );
+                    }
+                    return match rets.first() {
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => {
+                            Type::Known(r.clone())
+                        }
+                        _ => Type::Unknown(UnknownReason::Variant),
+                    };
+                };
+                let known: Option<Vec<Ty>> = args.iter().map(|(t, _)| t.known().cloned()).collect();
+                // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
+                let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> = user
+                    .iter()
+                    .filter_map(|&f| self.param_types(f).map(|p| (f, p)))
+                    .collect();
+                let overloads = if builtin {
+                    builtins::overloads(name)
+                } else {
+                    &[]
+                };
+                let Some(known) = known else {
+                    // Some argument is unknown: settle for a return type all same-arity candidates share.
+                    let mut rets: Vec<Option<Ty>> = candidates
+                        .iter()
+                        .filter(|(_, p)| p.len() == args.len())
+                        .map(|(f, _)| self.out.returns[*f].clone())
+                        .collect();
+                    rets.extend(
+                        overloads
+                            .iter()
+                            .filter(|o| o.params.len() == args.len())
+                            .map(|o| Some(o.ret.clone())),
+                    );
+                    let reason = args
+                        .iter()
+                        .find_map(|(t, _)| t.known().is_none().then(|| t.reason()));
+                    return match rets.first() {
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => {
+                            Type::Known(r.clone())
+                        }
+                        _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
+                    };
+                };
+                for (f, params) in &candidates {
+                    if params.len() == known.len()
+                        && params
+                            .iter()
+                            .zip(&known)
+                            .all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
+                    {
+                        self.out.callees.set(owner, id, Callee::User(*f));
+                        return self.out.returns[*f]
+                            .clone()
+                            .map(Type::Known)
+                            .unwrap_or(Type::Unknown(UnknownReason::Error));
+                    }
+                }
+                let all = builtins::functions();
+                for o in overloads {
+                    if o.params.len() == known.len()
+                        && o.params.iter().zip(&known).all(|(p, a)| p == a)
+                    {
+                        let index = all.iter().position(|x| std::ptr::eq(x, o)).unwrap_or(0);
+                        self.out.callees.set(owner, id, Callee::Builtin(index));
+                        return Type::Known(o.ret.clone());
+                    }
+                }
+                // No overload matches.
+                if !overloads.is_empty()
+                    && candidates.is_empty()
+                    && overloads
+                        .iter()
+                        .all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
+                {
+                    let first_ok = known
+                        .first()
+                        .is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(a)));
+                    if !first_ok {
+                        let (found, at) = match (known.first(), args.first()) {
+                            (Some(t), Some((_, s))) => (self.name_of(t), *s),
+                            _ => ("no argument".into(), span),
+                        };
+                        self.clue(
+                            TypeClue::ExpectedSampler {
+                                name: name.into(),
+                                found,
+                            },
+                            at,
+                        );
+                        return Type::Unknown(UnknownReason::Error);
+                    }
+                }
+                let mut listed: Vec<String> = candidates
+                    .iter()
+                    .map(|(f, params)| {
+                        let ps: Vec<String> = params
+                            .iter()
+                            .map(|p| p.as_ref().map(|t| self.name_of(t)).unwrap_or("?".into()))
+                            .collect();
+                        let ret = self.out.returns[*f]
+                            .as_ref()
+                            .map(|t| self.name_of(t))
+                            .unwrap_or("?".into());
+                        format!("{ret} {}({})", m.name(m.functions[*f].name), ps.join(", "))
+                    })
+                    .collect();
+                listed.extend(overloads.iter().map(|o| {
+                    let ps: Vec<String> = o.params.iter().map(|p| self.name_of(p)).collect();
+                    format!("{} {}({})", self.name_of(&o.ret), o.name, ps.join(", "))
+                }));
+                listed.dedup();
+                let arg_names = known.iter().map(|t| self.name_of(t)).collect();
+                let clue = self.clue(
+                    TypeClue::NoMatchingOverload {
+                        name: name.into(),
+                        args: arg_names,
+                        candidates: listed.clone(),
+                    },
+                    span,
+                );
+                let shown = listed.len().min(10);
+                for c in &listed[..shown] {
+                    clue.notes.push(PassNote {
+                        span: None,
+                        message: format!("candidate: {c}"),
+                    });
+                }
+                if listed.len() > shown {
+                    clue.notes.push(PassNote {
+                        span: None,
+                        message: format!("{} more", listed.len() - shown),
+                    });
+                }
+                Type::Unknown(UnknownReason::Error)
+            }
+            CallTarget::Unresolved | CallTarget::NotACall => Type::Unknown(UnknownReason::Error),
+        }
+    }
+
+    /// Parameter types of a user function (`None` entries for macro parameters); `None` when parameters are
+    /// conditional.
+    fn param_types(&self, f: FunctionId) -> Option<Vec<Option<Ty>>> {
+        let func = &self.m.functions[f];
+        let mut out = Vec::new();
+        for p in &func.params {
+            let Guarded::Item(p) = p else { return None };
+            match p.kind {
+                ParamKind::Declared { local } => out.push(Some(self.out.locals[f][local].clone()?)),
+                ParamKind::Macro { .. } => out.push(None),
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Type equality with unknown array lengths matching any length.
+pub fn same_type(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Array(x, lx), Ty::Array(y, ly)) => {
+            same_type(x, y) && (lx == ly || *lx == ArrayLen::Unknown || *ly == ArrayLen::Unknown)
+        }
+        _ => a == b,
+    }
+}
+
+/// The type of an expression made only of literals, operators and builtin-type constructors (a macro body).
+fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
+    let expr = &m.global_exprs[e];
+    match &expr.kind {
+        Expr::Literal(Literal::Bool(_)) => Some(Ty::BOOL),
+        Expr::Literal(Literal::Int { .. }) => Some(Ty::INT),
+        Expr::Literal(Literal::Uint { .. }) => Some(Ty::UINT),
+        Expr::Literal(Literal::Float { .. }) => Some(Ty::FLOAT),
+        Expr::Unary { op, operand } => ops::unary(*op, &self_contained_type(m, *operand)?),
+        Expr::Binary { op, left, right } => ops::binary(
+            *op,
+            &self_contained_type(m, *left)?,
+            &self_contained_type(m, *right)?,
+        ),
+        Expr::Construct { ty, args } if ty.dims.is_empty() => {
+            let t = Ty::from_inner(m.types.get(ty.base))?;
+            let mut ok = true;
+            Guarded::for_each_item(args, &mut |a| ok &= self_contained_type(m, *a).is_some());
+            ok.then_some(t)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,165 @@
+//! Variant contexts: under which preprocessor conditions a piece of code exists (preserving mode).
+//!
+//! A context is the path of conditional-region branches around a piece of code. Two contexts are *compatible*
+//! (some variant has both pieces of code) unless they take different branches of one region, or their certain
+//! facts contradict (`X` defined in one, not defined in the other). Anything we cannot decide counts as
+//! compatible: a preserving check reports a problem only when it holds in every variant.
+//!
+//! Include guards (`#ifndef X_INCLUDED` / `#define X_INCLUDED` as the first item of the only branch) are
+//! transparent: their code exists in every variant that includes the chunk.
+
+use shaderlab_ir::{
+    CondKind, CondRegion, Condition, GlobalItem, Guarded, Module, Name, PpBinaryOp, PpExpr,
+    PpUnaryOp, Span,
+};
+
+/// Branch `branch` of the region ending at `region` (`u32::MAX` for the `#else` branch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BranchRef {
+    pub region: Span,
+    pub branch: u32,
+}
+
+/// The conditions around a piece of code.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CondCtx {
+    pub path: Vec<BranchRef>,
+    /// Certain facts: `(macro, defined?)`.
+    pub atoms: Vec<(Name, bool)>,
+    /// Human descriptions, outermost first (`MATERIAL_HAS_BASETEXTURE is defined`).
+    pub descriptions: Vec<String>,
+}
+
+pub const ELSE_BRANCH: u32 = u32::MAX;
+
+impl CondCtx {
+    pub fn is_unconditional(&self) -> bool {
+        self.path.is_empty()
+    }
+
+    /// Whether some variant contains code of both contexts.
+    pub fn compatible(&self, other: &CondCtx) -> bool {
+        for a in &self.path {
+            for b in &other.path {
+                if a.region == b.region && a.branch != b.branch {
+                    return false;
+                }
+            }
+        }
+        for (n, v) in &self.atoms {
+            for (m, w) in &other.atoms {
+                if n == m && v != w {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
+    pub fn implies(&self, other: &CondCtx) -> bool {
+        other.path.iter().all(|b| self.path.contains(b))
+            && other.atoms.iter().all(|a| self.atoms.contains(a))
+    }
+
+    /// The context of branch `branch` (or [`ELSE_BRANCH`]) of `region`.
+    pub fn enter<T>(&self, module: &Module, region: &CondRegion<T>, branch: u32) -> CondCtx {
+        let mut ctx = self.clone();
+        ctx.path.push(BranchRef {
+            region: region.end_span,
+            branch,
+        });
+        let taken = if branch == ELSE_BRANCH {
+            region.branches.len()
+        } else {
+            branch as usize
+        };
+        for (i, b) in region.branches.iter().enumerate().take(taken + 1) {
+            let holds = i == taken && branch != ELSE_BRANCH;
+            if i == taken && branch == ELSE_BRANCH {
+                break;
+            }
+            certain_atoms(&b.condition.expr, holds, &mut ctx.atoms);
+        }
+        ctx.descriptions
+            .push(describe_branch(module, region, branch));
+        ctx
+    }
+}
+
+/// Facts that certainly hold when `expr` evaluates to `value`.
+fn certain_atoms(expr: &PpExpr, value: bool, out: &mut Vec<(Name, bool)>) {
+    match expr {
+        PpExpr::Defined(n) => out.push((*n, value)),
+        PpExpr::Unary(PpUnaryOp::Not, e) => certain_atoms(e, !value, out),
+        PpExpr::Binary(PpBinaryOp::And, a, b) if value => {
+            certain_atoms(a, true, out);
+            certain_atoms(b, true, out);
+        }
+        PpExpr::Binary(PpBinaryOp::Or, a, b) if !value => {
+            certain_atoms(a, false, out);
+            certain_atoms(b, false, out);
+        }
+        // `#if X` holding means X is defined (an undefined name is 0).
+        PpExpr::Ident(n) if value => out.push((*n, true)),
+        _ => {}
+    }
+}
+
+fn describe_condition(module: &Module, c: &Condition, holds: bool) -> String {
+    match (&c.expr, holds) {
+        (PpExpr::Defined(n), true) => format!("{} is defined", module.name(*n)),
+        (PpExpr::Defined(n), false) => format!("{} is not defined", module.name(*n)),
+        (PpExpr::Unary(PpUnaryOp::Not, e), h) if matches!(**e, PpExpr::Defined(_)) => {
+            describe_condition(
+                module,
+                &Condition {
+                    expr: (**e).clone(),
+                    ..c.clone()
+                },
+                !h,
+            )
+        }
+        (_, true) => format!("`{}` holds", c.text.trim()),
+        (_, false) => format!("`{}` does not hold", c.text.trim()),
+    }
+}
+
+fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> String {
+    if branch == ELSE_BRANCH {
+        return region
+            .branches
+            .iter()
+            .map(|b| describe_condition(module, &b.condition, false))
+            .collect::<Vec<_>>()
+            .join(" and ");
+    }
+    let mut parts: Vec<String> = region
+        .branches
+        .iter()
+        .take(branch as usize)
+        .map(|b| describe_condition(module, &b.condition, false))
+        .collect();
+    if let Some(b) = region.branches.get(branch as usize) {
+        parts.push(describe_condition(module, &b.condition, true));
+    }
+    parts.join(" and ")
+}
+
+/// Whether a region of global items is an include guard.
+pub fn is_include_guard(module: &Module, region: &CondRegion<GlobalItem>) -> bool {
+    let [branch] = region.branches.as_slice() else {
+        return false;
+    };
+    if region.else_items.is_some() || branch.condition.kind != CondKind::Ifndef {
+        return false;
+    }
+    let PpExpr::Unary(PpUnaryOp::Not, inner) = &branch.condition.expr else {
+        return false;
+    };
+    let PpExpr::Defined(guard) = **inner else {
+        return false;
+    };
+    matches!(branch.items.first(), Some(Guarded::Item(GlobalItem::Define(m)))
+        if module.macros.get(*m).is_some_and(|d| d.name == guard))
+}

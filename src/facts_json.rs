@@ -52,26 +52,14 @@ pub fn facts_json(module: &Module, facts: &Facts) -> Value {
             .map(|(e, expr)| {
                 let mut obj = Map::new();
                 obj.insert("expr".into(), json!(e.as_u32()));
-                obj.insert(
-                    "span".into(),
-                    json!([expr.span.file.as_u32(), expr.span.start, expr.span.end]),
-                );
-                obj.insert(
-                    "type".into(),
-                    type_json(module, facts.typing.exprs.get(owner, e)),
-                );
+                obj.insert("span".into(), json!([expr.span.file.as_u32(), expr.span.start, expr.span.end]));
+                obj.insert("type".into(), type_json(module, facts.typing.exprs.get(owner, e)));
                 if let Resolved::Symbols(s) = facts.resolution.idents.get(owner, e) {
-                    obj.insert(
-                        "resolves".into(),
-                        Value::Array(s.iter().map(|s| symbol_json(module, s)).collect()),
-                    );
+                    obj.insert("resolves".into(), Value::Array(s.iter().map(|s| symbol_json(module, s)).collect()));
                 }
                 match facts.resolution.calls.get(owner, e) {
                     CallTarget::Callable { user, builtin } => {
-                        obj.insert(
-                            "calls".into(),
-                            json!({ "user": user.len(), "builtin": builtin }),
-                        );
+                        obj.insert("calls".into(), json!({ "user": user.len(), "builtin": builtin }));
                     }
                     CallTarget::Constructor(_) => {
                         obj.insert("calls".into(), json!("struct constructor"));

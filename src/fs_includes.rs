@@ -43,13 +43,8 @@ impl FsIncludes {
                 by_key.entry(name).or_insert_with(|| unique[0].clone());
             }
         }
-        let main_dir = main_file.and_then(|f| f.parent()).map(|d| {
-            if d.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                d
-            }
-        });
+        let main_dir =
+            main_file.and_then(|f| f.parent()).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
         let main_dir = main_dir.and_then(|d| fs::canonicalize(d).ok());
         Ok(FsIncludes { by_key, main_dir })
     }
@@ -81,11 +76,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>, depth: usize)
             walk(root, &path, out, depth + 1);
         } else if target.is_file() {
             if let Ok(rel) = path.strip_prefix(root) {
-                let key = rel
-                    .components()
-                    .filter_map(|c| c.as_os_str().to_str())
-                    .collect::<Vec<_>>()
-                    .join("/");
+                let key = rel.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/");
                 out.push((key, target));
             }
         }

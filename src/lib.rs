@@ -39,31 +39,19 @@ pub struct Analysis {
 
 impl Analysis {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
     }
 }
 
 /// Read `source` into the IR and collect its diagnostics.
 pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Analysis {
-    let frontend_options = shaderlab_frontend::Options {
-        defines: options.defines.clone(),
-        limits: options.limits.clone(),
-    };
-    let name = if options.file_name.is_empty() {
-        "<input>"
-    } else {
-        options.file_name.as_str()
-    };
+    let frontend_options =
+        shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
+    let name = if options.file_name.is_empty() { "<input>" } else { options.file_name.as_str() };
     let module = shaderlab_frontend::parse(name, source, includes, &frontend_options);
     let facts = shaderlab_passes::run_passes(&module);
     let diagnostics = shaderlab_validator::collect(&module, Some(&facts));
-    Analysis {
-        module,
-        facts,
-        diagnostics,
-    }
+    Analysis { module, facts, diagnostics }
 }
 
 /// Parse `NAME` or `NAME=VALUE` (`-D` syntax); a bare name is defined empty, as `#define NAME`.

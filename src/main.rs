@@ -9,11 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "shaderlab",
-    version,
-    about = "A compiler for Galacean ShaderLab"
-)]
+#[command(name = "shaderlab", version, about = "A compiler for Galacean ShaderLab")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -68,9 +64,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps that limit generous.
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || run(cli));
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || run(cli));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => ExitCode::from(101),
@@ -96,44 +90,23 @@ fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
     let name = input.file.display().to_string();
     let options = Options {
         file_name: name.clone(),
-        defines: if defines.is_empty() {
-            None
-        } else {
-            Some(defines.iter().map(|d| parse_define(d)).collect())
-        },
+        defines: if defines.is_empty() { None } else { Some(defines.iter().map(|d| parse_define(d)).collect()) },
         ..Options::default()
     };
     Ok((analyze(&source, &includes, &options), name))
 }
 
-fn print_diagnostics(
-    analysis: &Analysis,
-    format: Format,
-    file: &str,
-    to_stderr: bool,
-) -> std::io::Result<()> {
+fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr: bool) -> std::io::Result<()> {
     match format {
         Format::Json => {
             let v = render_json(&analysis.module, file, &analysis.diagnostics);
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            emit(&serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         Format::Human => {
             use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-            let terminal = if to_stderr {
-                std::io::stderr().is_terminal()
-            } else {
-                std::io::stdout().is_terminal()
-            };
-            let choice = if terminal {
-                ColorChoice::Auto
-            } else {
-                ColorChoice::Never
-            };
-            let mut out = if to_stderr {
-                StandardStream::stderr(choice)
-            } else {
-                StandardStream::stdout(choice)
-            };
+            let terminal = if to_stderr { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
+            let choice = if terminal { ColorChoice::Auto } else { ColorChoice::Never };
+            let mut out = if to_stderr { StandardStream::stderr(choice) } else { StandardStream::stdout(choice) };
             render_human(&analysis.module, &analysis.diagnostics, &mut out)?;
             writeln!(out, "{}", summary(&analysis.diagnostics))?;
         }
@@ -147,7 +120,7 @@ fn run(cli: Cli) -> u8 {
             match format {
                 Format::Json => {
                     let v = shaderlab::structure_json::shader_json(&analysis.module);
-                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                    emit(&serde_json::to_string_pretty(&v).unwrap_or_default());
                 }
                 Format::Human => {
                     print_structure(&analysis);
@@ -158,30 +131,19 @@ fn run(cli: Cli) -> u8 {
             }
             analysis
         }),
-        Command::Check {
-            input,
-            define,
-            format,
-        } => load(input, define).map(|(analysis, file)| {
+        Command::Check { input, define, format } => load(input, define).map(|(analysis, file)| {
             let _ = print_diagnostics(&analysis, *format, &file, false);
             analysis
         }),
-        Command::DumpIr {
-            input,
-            define,
-            facts,
-        } => load(input, define).map(|(analysis, _)| {
+        Command::DumpIr { input, define, facts } => load(input, define).map(|(analysis, _)| {
             if *facts {
                 let v = serde_json::json!({
                     "module": &analysis.module,
                     "facts": shaderlab::facts_json::facts_json(&analysis.module, &analysis.facts),
                 });
-                println!("{}", serde_json::to_string(&v).unwrap_or_default());
+                emit(&serde_json::to_string(&v).unwrap_or_default());
             } else {
-                println!(
-                    "{}",
-                    serde_json::to_string(&analysis.module).unwrap_or_default()
-                );
+                emit(&serde_json::to_string(&analysis.module).unwrap_or_default());
             }
             analysis
         }),
@@ -193,30 +155,35 @@ fn run(cli: Cli) -> u8 {
     }
 }
 
+/// Print to stdout; a closed pipe (`| head`) is not an error.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.write_all(b"\n"));
+}
+
 fn print_structure(analysis: &Analysis) {
+    use std::fmt::Write as _;
     let v = shaderlab::structure_json::shader_json(&analysis.module);
     let Some(shader) = v.as_object() else {
-        println!("(no shader)");
+        emit("(no shader)");
         return;
     };
-    println!("Shader {}", shader.get("name").cloned().unwrap_or_default());
-    for sub in shader
-        .get("subShaders")
-        .and_then(|s| s.as_array())
-        .into_iter()
-        .flatten()
-    {
-        println!("  SubShader {} tags {}", sub["name"], sub["tags"]);
+    let mut text = String::new();
+    let _ = writeln!(text, "Shader {}", shader.get("name").cloned().unwrap_or_default());
+    for sub in shader.get("subShaders").and_then(|s| s.as_array()).into_iter().flatten() {
+        let _ = writeln!(text, "  SubShader {} tags {}", sub["name"], sub["tags"]);
         for pass in sub["passes"].as_array().into_iter().flatten() {
             if pass["isUsePass"] == true {
-                println!("    UsePass {}", pass["name"]);
+                let _ = writeln!(text, "    UsePass {}", pass["name"]);
                 continue;
             }
-            println!(
+            let _ = writeln!(
+                text,
                 "    Pass {} tags {} vertex {} fragment {}",
                 pass["name"], pass["tags"], pass["vertexEntry"], pass["fragmentEntry"]
             );
-            println!("      renderStates {}", pass["renderStates"]);
+            let _ = writeln!(text, "      renderStates {}", pass["renderStates"]);
         }
     }
+    emit(text.trim_end());
 }

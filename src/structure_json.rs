@@ -10,9 +10,7 @@ pub fn js_number(v: f64) -> Value {
     if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 {
         Value::Number(Number::from(v as i64))
     } else {
-        Number::from_f64(v)
-            .map(Value::Number)
-            .unwrap_or(Value::Null)
+        Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null)
     }
 }
 

@@ -157,7 +157,11 @@ pub enum AstItem {
     Function(AstFunction),
     Define(AstDefine),
     Undef(Name, Span),
-    Precision { precision: Precision, ty: TypeInner, span: Span },
+    Precision {
+        precision: Precision,
+        ty: TypeInner,
+        span: Span,
+    },
 }
 
 /// The parse of one level's text.

@@ -117,8 +117,20 @@ impl<'a> Lexer<'a> {
                         self.pos += len;
                         self.push(TokenKind::Punct(p), start, names, None);
                     } else {
+                        // A run of characters that start no token is one error.
                         let ch = self.text[self.pos..].chars().next().unwrap_or('\u{fffd}');
                         self.pos += ch.len_utf8().max(1);
+                        while let Some(next) = self.text[self.pos..].chars().next() {
+                            let b = next as u32;
+                            let starts_token = b < 128
+                                && (is_ident_continue(b as u8)
+                                    || punct(&self.bytes[self.pos..]).is_some()
+                                    || matches!(b as u8, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\\'));
+                            if starts_token {
+                                break;
+                            }
+                            self.pos += next.len_utf8();
+                        }
                         self.push(TokenKind::Error(LexError::UnexpectedChar(ch)), start, names, None);
                     }
                 }
@@ -318,12 +330,15 @@ mod tests {
         assert_eq!(kinds("a // b\n/* c */ d").len(), 2);
         assert!(matches!(kinds("/* open")[0], TokenKind::Error(LexError::UnterminatedComment)));
         assert!(matches!(kinds("\"open\nx")[0], TokenKind::Error(LexError::UnterminatedString)));
-        assert_eq!(kinds("<<= >>= ^^ ++"), vec![
-            TokenKind::Punct(Punct::ShlAssign),
-            TokenKind::Punct(Punct::ShrAssign),
-            TokenKind::Punct(Punct::XorXor),
-            TokenKind::Punct(Punct::PlusPlus)
-        ]);
+        assert_eq!(
+            kinds("<<= >>= ^^ ++"),
+            vec![
+                TokenKind::Punct(Punct::ShlAssign),
+                TokenKind::Punct(Punct::ShrAssign),
+                TokenKind::Punct(Punct::XorXor),
+                TokenKind::Punct(Punct::PlusPlus)
+            ]
+        );
     }
 
     #[test]

@@ -126,12 +126,8 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords: &keywords };
 
     let shader_scope = driver.level(&shader.level, None, &mut root);
-    driver.module.shader = Some(Shader {
-        name: shader.name.clone(),
-        name_span: shader.name_span,
-        scope: shader_scope,
-        span: shader.span,
-    });
+    driver.module.shader =
+        Some(Shader { name: shader.name.clone(), name_span: shader.name_span, scope: shader_scope, span: shader.span });
     render_state::merge(&[&shader.level], shader.generation, driver.sink);
 
     for sub in &shader.subshaders {
@@ -149,7 +145,8 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         for pass in &sub.passes {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
-                    let render_state = render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
+                    let render_state =
+                        render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
                     driver.module.passes.push(Pass {
                         name: path.clone(),
                         name_span: *span,
@@ -163,7 +160,8 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                 PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
                     let mut pass_state = sub_state.clone();
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let render_state = render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
+                    let render_state =
+                        render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
                     if vertex.is_empty() || fragment.is_empty() {
                         let stage = match (vertex.is_empty(), fragment.is_empty()) {
                             (true, true) => "VertexShader and FragmentShader",
@@ -233,8 +231,11 @@ impl Driver<'_> {
         let first = assigns.first()?;
         for dup in &assigns[1..] {
             self.sink.push(
-                Clue::new(ClueKind::Structure(StructureClue::DuplicateEntryAssignment { stage: stage.into() }), dup.span)
-                    .with_note(Some(first.span), "first assigned here"),
+                Clue::new(
+                    ClueKind::Structure(StructureClue::DuplicateEntryAssignment { stage: stage.into() }),
+                    dup.span,
+                )
+                .with_note(Some(first.span), "first assigned here"),
             );
         }
         let name = self.module.names.intern(&first.name);
@@ -247,7 +248,9 @@ impl Driver<'_> {
     fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
         let mut found = false;
         for s in self.module.scope_chain(scope) {
-            let Some(scope) = self.module.scopes.get(s) else { continue };
+            let Some(scope) = self.module.scopes.get(s) else {
+                continue;
+            };
             Guarded::for_each_item(&scope.items, &mut |item| {
                 if let shaderlab_ir::GlobalItem::Function(f) = item {
                     if let Some(f) = self.module.functions.get(*f) {

@@ -7,9 +7,9 @@ use crate::ast::{
 };
 use cranelift_entity::PrimaryMap;
 use shaderlab_ir::{
-    ArrayDim, Block, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalItem,
-    GlobalVar, Guarded, Local, LocalId, LocalKind, MacroDef, MacroId, Module, Param, ParamKind, Qualifiers,
-    Statement, StmtKind, StructDecl, StructId, StructMember, TypeInner, TypeSpec,
+    ArrayDim, Block, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalItem, GlobalVar,
+    Guarded, Local, LocalId, LocalKind, MacroDef, MacroId, Module, Param, ParamKind, Qualifiers, Statement, StmtKind,
+    StructDecl, StructId, StructMember, TypeInner, TypeSpec,
 };
 
 type Arena = PrimaryMap<ExprId, Expression>;

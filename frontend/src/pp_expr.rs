@@ -39,7 +39,12 @@ const BINARY_LEVELS: &[&[(Punct, PpBinaryOp)]] = &[
     &[(Punct::Caret, PpBinaryOp::BitXor)],
     &[(Punct::Amp, PpBinaryOp::BitAnd)],
     &[(Punct::Eq, PpBinaryOp::Eq), (Punct::Ne, PpBinaryOp::Ne)],
-    &[(Punct::Lt, PpBinaryOp::Lt), (Punct::Gt, PpBinaryOp::Gt), (Punct::Le, PpBinaryOp::Le), (Punct::Ge, PpBinaryOp::Ge)],
+    &[
+        (Punct::Lt, PpBinaryOp::Lt),
+        (Punct::Gt, PpBinaryOp::Gt),
+        (Punct::Le, PpBinaryOp::Le),
+        (Punct::Ge, PpBinaryOp::Ge),
+    ],
     &[(Punct::Shl, PpBinaryOp::Shl), (Punct::Shr, PpBinaryOp::Shr)],
     &[(Punct::Plus, PpBinaryOp::Add), (Punct::Minus, PpBinaryOp::Sub)],
     &[(Punct::Star, PpBinaryOp::Mul), (Punct::Slash, PpBinaryOp::Div), (Punct::Percent, PpBinaryOp::Rem)],
@@ -81,7 +86,9 @@ impl<'a> CondParser<'a> {
         }
         let mut left = self.binary(level + 1)?;
         while let Some(p) = self.punct() {
-            let Some(&(_, op)) = BINARY_LEVELS[level].iter().find(|(q, _)| *q == p) else { break };
+            let Some(&(_, op)) = BINARY_LEVELS[level].iter().find(|(q, _)| *q == p) else {
+                break;
+            };
             self.pos += 1;
             let right = self.binary(level + 1)?;
             left = PpExpr::Binary(op, Box::new(left), Box::new(right));
@@ -154,7 +161,10 @@ impl<'a> CondParser<'a> {
 pub enum MacroValue<'a> {
     Undefined,
     /// Defined with these replacement tokens (empty for `#define X`); `function_like` macros have no value.
-    Defined { body: &'a [Token], function_like: bool },
+    Defined {
+        body: &'a [Token],
+        function_like: bool,
+    },
     /// Cannot be known at compile time (a `GL_` name, or any name in preserving mode).
     Unknown,
 }
@@ -183,7 +193,8 @@ pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValu
             }
             MacroValue::Defined { body, .. } => {
                 if body.is_empty() {
-                    return Err(format!("macro '{}' has no value", names.resolve(*name)));
+                    // The engine's evaluator reads a macro defined without a value as 0.
+                    return Ok(Some(0));
                 }
                 let inner = parse(body, names)
                     .map_err(|r| format!("value of '{}' is not an integer expression: {r}", names.resolve(*name)))?;
@@ -191,7 +202,9 @@ pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValu
             }
         },
         PpExpr::Unary(op, a) => {
-            let Some(a) = recurse(a)? else { return Ok(None) };
+            let Some(a) = recurse(a)? else {
+                return Ok(None);
+            };
             Some(match op {
                 PpUnaryOp::Neg => a.wrapping_neg(),
                 PpUnaryOp::Plus => a,
@@ -218,7 +231,9 @@ pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValu
                 (PpBinaryOp::Or, None, Some(r)) if r != 0 => return Ok(Some(1)),
                 _ => {}
             }
-            let (Some(l), Some(r)) = (left, right) else { return Ok(None) };
+            let (Some(l), Some(r)) = (left, right) else {
+                return Ok(None);
+            };
             Some(match op {
                 PpBinaryOp::Mul => l.wrapping_mul(r),
                 PpBinaryOp::Div | PpBinaryOp::Rem if r == 0 => return Err("division by zero".into()),

@@ -26,8 +26,18 @@ pub enum Directive {
     Else(Span),
     Endif(Span),
     /// `#define`: the name, its parameters, body tokens and text.
-    Define { name: Name, name_span: Span, params: Option<Vec<Name>>, body: Vec<Token>, text: String, span: Span },
-    Undef { name: Name, span: Span },
+    Define {
+        name: Name,
+        name_span: Span,
+        params: Option<Vec<Name>>,
+        body: Vec<Token>,
+        text: String,
+        span: Span,
+    },
+    Undef {
+        name: Name,
+        span: Span,
+    },
 }
 
 /// A macro definition as the preprocessor knows it.
@@ -138,8 +148,13 @@ impl<'m> Preprocessor<'m> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut i = 0;
         let mut directive_index = 0usize;
+        // One lexical error per line: the rest of a garbled line is noise.
+        let mut line_has_error = false;
         while i < toks.len() {
             let t = &toks[i];
+            if t.line_start {
+                line_has_error = false;
+            }
             if t.is_punct(Punct::Hash) && t.line_start {
                 let mut end = i + 1;
                 while end < toks.len() && !toks[end].line_start {
@@ -157,8 +172,11 @@ impl<'m> Preprocessor<'m> {
             }
             match &t.kind {
                 TokenKind::Error(e) => {
-                    self.report_lex_error(t, e);
-                    if matches!(e, LexError::InvalidNumber(_)) {
+                    if !std::mem::replace(&mut line_has_error, true) {
+                        self.report_lex_error(t, e);
+                    }
+                    // Kept for the parser, which treats it as already reported.
+                    if matches!(e, LexError::InvalidNumber(_) | LexError::UnexpectedChar(_)) {
                         out.push(t.clone());
                     }
                     i += 1;
@@ -188,20 +206,25 @@ impl<'m> Preprocessor<'m> {
         let clue = match e {
             LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
             LexError::UnterminatedString => SyntaxClue::UnterminatedString,
-            LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber {
-                text: self.module.names.resolve(t.sym).to_owned(),
-                reason: reason.clone(),
-            },
-            LexError::UnexpectedChar(c) => SyntaxClue::UnexpectedToken {
-                found: format!("'{}'", c.escape_default()),
-                expected: "a token".into(),
-            },
+            LexError::InvalidNumber(reason) => {
+                SyntaxClue::InvalidNumber { text: self.module.names.resolve(t.sym).to_owned(), reason: reason.clone() }
+            }
+            LexError::UnexpectedChar(c) => {
+                let text = self.module.sources.snippet(t.span);
+                let shown = if text.is_empty() { c.to_string() } else { text.to_owned() };
+                SyntaxClue::UnexpectedToken {
+                    found: format!("'{shown}'"),
+                    expected: "a token (unexpected character)".into(),
+                }
+            }
         };
         self.sink.syntax(clue, t.span);
     }
 
     fn text_of(&self, toks: &[Token]) -> String {
-        let (Some(first), Some(last)) = (toks.first(), toks.last()) else { return String::new() };
+        let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
+            return String::new();
+        };
         if first.span.file == last.span.file {
             let span = first.span.to(last.span);
             return self.module.sources.snippet(span).to_owned();
@@ -323,10 +346,8 @@ impl<'m> Preprocessor<'m> {
     }
 
     fn unbalanced(&mut self, directive: &str, reason: &str, span: Span) {
-        self.sink.syntax(
-            SyntaxClue::UnbalancedConditional { directive: directive.into(), reason: reason.into() },
-            span,
-        );
+        self.sink
+            .syntax(SyntaxClue::UnbalancedConditional { directive: directive.into(), reason: reason.into() }, span);
     }
 
     fn unexpected(&mut self, found: Option<&Token>, expected: &str, fallback: Span) {
@@ -352,7 +373,10 @@ impl<'m> Preprocessor<'m> {
                 _ => {
                     if report {
                         self.sink.syntax(
-                            SyntaxClue::InvalidMacroCondition { text: text.clone(), reason: "expected one macro name".into() },
+                            SyntaxClue::InvalidMacroCondition {
+                                text: text.clone(),
+                                reason: "expected one macro name".into(),
+                            },
                             span,
                         );
                     }
@@ -394,10 +418,8 @@ impl<'m> Preprocessor<'m> {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
             Err(reason) => {
-                self.sink.syntax(
-                    SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason },
-                    condition.span,
-                );
+                self.sink
+                    .syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, condition.span);
                 Some(false)
             }
         }
@@ -550,7 +572,10 @@ impl<'m> Preprocessor<'m> {
                 }
                 let Some((args, close)) = split_args(toks, i + 2) else {
                     self.sink.syntax(
-                        SyntaxClue::UnexpectedToken { found: "end of text".into(), expected: "')' closing the macro arguments".into() },
+                        SyntaxClue::UnexpectedToken {
+                            found: "end of text".into(),
+                            expected: "')' closing the macro arguments".into(),
+                        },
                         t.span,
                     );
                     return toks.len();
@@ -659,7 +684,8 @@ fn guard_name(toks: &[Token], names: &shaderlab_ir::Interner) -> Option<Name> {
         return None;
     }
     let guard = toks.get(2).filter(|t| t.kind == TokenKind::Ident)?.sym;
-    if !(toks.get(3)?.is_punct(Punct::Hash) && toks[3].line_start && word(4)? == "define" && toks.get(5)?.sym == guard) {
+    if !(toks.get(3)?.is_punct(Punct::Hash) && toks[3].line_start && word(4)? == "define" && toks.get(5)?.sym == guard)
+    {
         return None;
     }
     // The matching #endif must be the last directive, with nothing after it.

@@ -88,7 +88,16 @@ const ENUMS: &[(&str, &[&str])] = &[
     ("CompareFunction", &["Never", "Less", "Equal", "LessEqual", "Greater", "NotEqual", "GreaterEqual", "Always"]),
     (
         "StencilOperation",
-        &["Keep", "Zero", "Replace", "IncrementSaturate", "DecrementSaturate", "Invert", "IncrementWrap", "DecrementWrap"],
+        &[
+            "Keep",
+            "Zero",
+            "Replace",
+            "IncrementSaturate",
+            "DecrementSaturate",
+            "Invert",
+            "IncrementWrap",
+            "DecrementWrap",
+        ],
     ),
     ("CullMode", &["Off", "Front", "Back"]),
     ("RenderQueueType", &["Opaque", "AlphaTest", "Transparent"]),
@@ -145,10 +154,8 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -
                 RsItem::ApplyNamed { kind, name, name_span, .. } => {
                     match env.named.get(&(state_tag(*kind), name.as_str())) {
                         Some(props) => apply(&env, *kind, props, &mut map, sink),
-                        None => sink.structure(
-                            StructureClue::UndeclaredRenderStateVariable { name: name.clone() },
-                            *name_span,
-                        ),
+                        None => sink
+                            .structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, *name_span),
                     }
                 }
                 RsItem::RenderQueue { value, value_span, .. } => {
@@ -171,11 +178,13 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -
 
 fn apply(env: &Env, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {
     for prop in props {
-        let Some(&(_, _, key, kind, indexable)) =
-            PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == prop.name)
+        let Some(&(_, _, key, kind, indexable)) = PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == prop.name)
         else {
             sink.structure(
-                StructureClue::InvalidRenderStateProperty { state: state.keyword().into(), property: prop.name.clone() },
+                StructureClue::InvalidRenderStateProperty {
+                    state: state.keyword().into(),
+                    property: prop.name.clone(),
+                },
                 prop.name_span,
             );
             continue;
@@ -233,10 +242,7 @@ fn check_value(
         (RsValueSyntax::EnumMember { enum_name, member }, _) => {
             let known_enum = ENUMS.iter().any(|(e, _)| e == enum_name);
             if !known_enum {
-                sink.structure(
-                    StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") },
-                    span,
-                );
+                sink.structure(StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") }, span);
                 return None;
             }
             if kind != ValueKind::Enum(ENUMS.iter().find(|(e, _)| e == enum_name).map(|(e, _)| *e).unwrap_or("")) {

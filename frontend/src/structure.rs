@@ -45,7 +45,10 @@ pub enum RsValueSyntax {
     Bool(bool),
     Number(f64),
     /// `Enum.Member`
-    EnumMember { enum_name: String, member: String },
+    EnumMember {
+        enum_name: String,
+        member: String,
+    },
     /// `Color(r, g, b, a)` with 1 to 4 components.
     Color(Vec<f64>),
     /// A bare identifier: a render-state variable (or a bare `RenderQueueType` member).
@@ -94,7 +97,10 @@ pub struct EntryAssign {
 
 #[derive(Clone, Debug)]
 pub enum PassSyntax {
-    UsePass { path: String, span: Span },
+    UsePass {
+        path: String,
+        span: Span,
+    },
     Pass {
         name: String,
         name_span: Span,
@@ -302,7 +308,9 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.pos += 1;
                 break;
             }
-            if glsl_depth == 0 && statement_start && t.kind == TokenKind::Ident {
+            // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
+            // broken GLSL line does not swallow the `VertexShader = ...;` after it).
+            if glsl_depth == 0 && (statement_start || t.line_start) && t.kind == TokenKind::Ident {
                 let word = self.text(t);
                 let before = self.pos;
                 let handled = self.structural(kind, word, &mut level, &mut vertex, &mut fragment, on_child);
@@ -325,7 +333,9 @@ impl<'a, 's> StructParser<'a, 's> {
             // A GLSL token of this level.
             match &t.kind {
                 TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => glsl_depth += 1,
-                TokenKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => glsl_depth = (glsl_depth - 1).max(0),
+                TokenKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => {
+                    glsl_depth = (glsl_depth - 1).max(0)
+                }
                 _ => {}
             }
             statement_start = glsl_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
@@ -585,7 +595,12 @@ impl<'a, 's> StructParser<'a, 's> {
                 let name_span = t.span;
                 self.pos += 3;
                 self.expect_semicolon();
-                level.render.push(RsItem::ApplyNamed { kind: state, name, name_span, span: start.to(self.prev_span()) });
+                level.render.push(RsItem::ApplyNamed {
+                    kind: state,
+                    name,
+                    name_span,
+                    span: start.to(self.prev_span()),
+                });
                 return true;
             }
             self.pos += 2;

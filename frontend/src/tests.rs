@@ -188,7 +188,8 @@ fn struct_names_make_declarations() {
     assert_eq!(codes(&m), Vec::<&str>::new());
     let f = m.functions.values().find(|f| m.name(f.name) == "f").expect("f");
     let body = f.body.as_ref().expect("body");
-    let decls = body.stmts.iter().filter(|s| matches!(s, Guarded::Item(st) if matches!(st.kind, StmtKind::Declare(_)))).count();
+    let decls =
+        body.stmts.iter().filter(|s| matches!(s, Guarded::Item(st) if matches!(st.kind, StmtKind::Declare(_)))).count();
     assert_eq!(decls, 2);
 }
 

@@ -40,18 +40,11 @@ pub enum SyntaxClue {
     /// A directive not allowed in a pass, or unknown.
     InvalidDirective { name: String },
     /// A function-like macro called with the wrong number of arguments.
-    MacroArgCount {
-        name: String,
-        expected: usize,
-        found: usize,
-    },
+    MacroArgCount { name: String, expected: usize, found: usize },
     /// An `#if` expression that does not evaluate.
     InvalidMacroCondition { text: String, reason: String },
     /// v1 syntax: an anonymous render-state block `BlendState { ... }`, or an undeclared render-state variable.
-    DeprecatedSyntax {
-        construct: String,
-        replacement: String,
-    },
+    DeprecatedSyntax { construct: String, replacement: String },
     /// A resource limit (nesting depth, macro expansion, include depth) was reached.
     LimitExceeded { what: String, limit: usize },
 }
@@ -70,11 +63,7 @@ pub enum StructureClue {
     /// `Enum.Member` that does not exist.
     InvalidRenderStateValue { value: String },
     /// A value of the wrong kind for the property.
-    RenderStateTypeMismatch {
-        property: String,
-        expected: String,
-        found: String,
-    },
+    RenderStateTypeMismatch { property: String, expected: String, found: String },
     /// An identifier value that is neither a declared render-state variable nor a named state.
     UndeclaredRenderStateVariable { name: String },
     /// `[n]` where no index (or only `[0]`) is allowed.
@@ -115,9 +104,7 @@ impl ClueKind {
                 StructureClue::InvalidRenderStateProperty { .. } => "InvalidRenderStateProperty",
                 StructureClue::InvalidRenderStateValue { .. } => "InvalidRenderStateValue",
                 StructureClue::RenderStateTypeMismatch { .. } => "RenderStateTypeMismatch",
-                StructureClue::UndeclaredRenderStateVariable { .. } => {
-                    "UndeclaredRenderStateVariable"
-                }
+                StructureClue::UndeclaredRenderStateVariable { .. } => "UndeclaredRenderStateVariable",
                 StructureClue::InvalidRenderTargetIndex { .. } => "InvalidRenderTargetIndex",
                 StructureClue::InvalidTag { .. } => "InvalidTag",
             },
@@ -126,9 +113,9 @@ impl ClueKind {
 
     pub fn severity(&self) -> Severity {
         match self {
-            ClueKind::Syntax(
-                SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax { .. },
-            ) => Severity::Warning,
+            ClueKind::Syntax(SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax { .. }) => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }
@@ -144,18 +131,11 @@ pub struct Clue {
 
 impl Clue {
     pub fn new(kind: ClueKind, span: Span) -> Self {
-        Clue {
-            kind,
-            span,
-            notes: Vec::new(),
-        }
+        Clue { kind, span, notes: Vec::new() }
     }
 
     pub fn with_note(mut self, span: Option<Span>, message: impl Into<String>) -> Self {
-        self.notes.push(Note {
-            span,
-            message: message.into(),
-        });
+        self.notes.push(Note { span, message: message.into() });
         self
     }
 }

@@ -138,11 +138,7 @@ pub enum ParamKind {
     Declared { local: LocalId },
     /// A macro use standing for a parameter, kept as written: `TEXTURE2D_SHADOW_PARAM(shadowMap)`.
     /// `declares` is the parameter name the expansion declares, when it could be read from the macro's body.
-    Macro {
-        name: Name,
-        args: Vec<ExprId>,
-        declares: Option<LocalId>,
-    },
+    Macro { name: Name, args: Vec<ExprId>, declares: Option<LocalId> },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

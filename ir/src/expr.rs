@@ -221,11 +221,7 @@ impl Expr {
                 f(*value);
             }
             Expr::IncDec { target, .. } => f(*target),
-            Expr::Select {
-                condition,
-                accept,
-                reject,
-            } => {
+            Expr::Select { condition, accept, reject } => {
                 f(*condition);
                 f(*accept);
                 f(*reject);

@@ -27,13 +27,10 @@ pub mod structure;
 pub mod types;
 
 pub use clue::{Clue, ClueKind, Note, Severity, StructureClue, SyntaxClue};
-pub use cond::{
-    CondBranch, CondKind, CondRegion, Condition, Guarded, PpBinaryOp, PpExpr, PpUnaryOp,
-};
+pub use cond::{CondBranch, CondKind, CondRegion, Condition, Guarded, PpBinaryOp, PpExpr, PpUnaryOp};
 pub use decl::{
-    Function, FunctionId, GlobalId, GlobalVar, Interpolation, LayoutQualifier, Local, LocalId,
-    LocalKind, MacroDef, MacroId, Param, ParamKind, Qualifiers, Storage, StructDecl, StructId,
-    StructMember,
+    Function, FunctionId, GlobalId, GlobalVar, Interpolation, LayoutQualifier, Local, LocalId, LocalKind, MacroDef,
+    MacroId, Param, ParamKind, Qualifiers, Storage, StructDecl, StructId, StructMember,
 };
 pub use expr::{Arg, BinaryOp, Expr, ExprId, Expression, IncDecOp, Literal, UnaryOp};
 pub use module::{GlobalItem, Mode, Module, Scope, ScopeId};
@@ -42,12 +39,9 @@ pub use source::{SourceFile, SourceMap};
 pub use span::{FileId, Span};
 pub use stmt::{Block, Statement, StmtKind};
 pub use structure::{
-    EntryRef, Pass, PassId, PassKind, RenderStateEntry, RenderStateMap, RenderStateValue, Shader,
-    SubShader, SubShaderId, Tag,
+    EntryRef, Pass, PassId, PassKind, RenderStateEntry, RenderStateMap, RenderStateValue, Shader, SubShader,
+    SubShaderId, Tag,
 };
-pub use types::{
-    ArrayDim, Precision, SamplerDim, SamplerType, ScalarKind, TypeArena, TypeId, TypeInner,
-    TypeSpec,
-};
+pub use types::{ArrayDim, Precision, SamplerDim, SamplerType, ScalarKind, TypeArena, TypeId, TypeInner, TypeSpec};
 
 pub use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};

@@ -2,9 +2,7 @@
 
 use crate::clue::Clue;
 use crate::cond::Guarded;
-use crate::decl::{
-    Function, FunctionId, GlobalId, GlobalVar, MacroDef, MacroId, StructDecl, StructId,
-};
+use crate::decl::{Function, FunctionId, GlobalId, GlobalVar, MacroDef, MacroId, StructDecl, StructId};
 use crate::expr::{ExprId, Expression};
 use crate::names::{Interner, Name};
 use crate::source::SourceMap;

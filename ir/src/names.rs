@@ -35,10 +35,7 @@ impl Interner {
 
     pub fn resolve(&self, name: Name) -> &str {
         // A Name only comes from this interner, so the index exists.
-        self.strings
-            .get_index(name.0 as usize)
-            .map(String::as_str)
-            .unwrap_or("<invalid name>")
+        self.strings.get_index(name.0 as usize).map(String::as_str).unwrap_or("<invalid name>")
     }
 
     pub fn len(&self) -> usize {

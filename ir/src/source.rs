@@ -19,31 +19,15 @@ pub struct SourceFile {
 impl SourceFile {
     pub fn new(name: String, text: String, included_from: Option<Span>) -> Self {
         let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
-        SourceFile {
-            name,
-            text,
-            included_from,
-            line_starts,
-        }
+        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        SourceFile { name, text, included_from, line_starts }
     }
 
     fn line_starts(&self) -> std::borrow::Cow<'_, [u32]> {
         if self.line_starts.is_empty() {
             // Deserialized files do not carry the table.
             let mut starts = vec![0u32];
-            starts.extend(
-                self.text
-                    .bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i as u32 + 1),
-            );
+            starts.extend(self.text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
             std::borrow::Cow::Owned(starts)
         } else {
             std::borrow::Cow::Borrowed(&self.line_starts)
@@ -63,11 +47,7 @@ impl SourceFile {
         while end > start && !self.text.is_char_boundary(end) {
             end -= 1;
         }
-        let column = self
-            .text
-            .get(start..end)
-            .map(|s| s.chars().count())
-            .unwrap_or(0);
+        let column = self.text.get(start..end).map(|s| s.chars().count()).unwrap_or(0);
         (line as u32 + 1, column as u32 + 1)
     }
 
@@ -76,10 +56,7 @@ impl SourceFile {
         let starts = self.line_starts();
         let i = (line as usize).checked_sub(1)?;
         let start = *starts.get(i)? as usize;
-        let end = starts
-            .get(i + 1)
-            .map(|&e| e as usize - 1)
-            .unwrap_or(self.text.len());
+        let end = starts.get(i + 1).map(|&e| e as usize - 1).unwrap_or(self.text.len());
         Some((start, end))
     }
 }
@@ -95,14 +72,8 @@ impl SourceMap {
         Self::default()
     }
 
-    pub fn add(
-        &mut self,
-        name: impl Into<String>,
-        text: impl Into<String>,
-        included_from: Option<Span>,
-    ) -> FileId {
-        self.files
-            .push(SourceFile::new(name.into(), text.into(), included_from))
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>, included_from: Option<Span>) -> FileId {
+        self.files.push(SourceFile::new(name.into(), text.into(), included_from))
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
@@ -111,9 +82,6 @@ impl SourceMap {
 
     /// The text a span covers ("" when the span is not valid for its file).
     pub fn snippet(&self, span: Span) -> &str {
-        self.files
-            .get(span.file)
-            .and_then(|f| f.text.get(span.start as usize..span.end as usize))
-            .unwrap_or("")
+        self.files.get(span.file).and_then(|f| f.text.get(span.start as usize..span.end as usize)).unwrap_or("")
     }
 }

@@ -9,9 +9,7 @@ pub struct FileId(u32);
 entity_impl!(FileId, "file");
 
 /// A byte range `start..end` in one file. Spans of synthesized tokens (macro expansions) point at the use site.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
 pub struct Span {
     pub file: FileId,
     pub start: u32,
@@ -20,11 +18,7 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: u32, end: u32) -> Self {
-        Span {
-            file,
-            start,
-            end: end.max(start),
-        }
+        Span { file, start, end: end.max(start) }
     }
 
     /// The smallest span covering both, when they are in the same file; `self` otherwise.
@@ -32,11 +26,7 @@ impl Span {
         if self.file != other.file {
             return self;
         }
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
     pub fn len(&self) -> u32 {
@@ -49,10 +39,6 @@ impl Span {
 
     /// An empty span at the end of this one.
     pub fn end_point(self) -> Span {
-        Span {
-            file: self.file,
-            start: self.end,
-            end: self.end,
-        }
+        Span { file: self.file, start: self.end, end: self.end }
     }
 }

@@ -65,11 +65,7 @@ pub enum PassKind {
     /// `UsePass "shader/subshader/pass"`.
     UsePass { path: String },
     /// A pass with its own program. Its GLSL is the chain of scopes ending at `scope`.
-    Program {
-        scope: ScopeId,
-        vertex: Option<EntryRef>,
-        fragment: Option<EntryRef>,
-    },
+    Program { scope: ScopeId, vertex: Option<EntryRef>, fragment: Option<EntryRef> },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -145,92 +145,36 @@ impl TypeInner {
             "mat3x4" => matrix(3, 4),
             "mat4x2" => matrix(4, 2),
             "mat4x3" => matrix(4, 3),
-            _ => SAMPLERS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|&(_, s)| TypeInner::Sampler(s)),
+            _ => SAMPLERS.iter().find(|(n, _)| *n == name).map(|&(_, s)| TypeInner::Sampler(s)),
         }
     }
 }
 
 const fn sampler(dim: SamplerDim, sampled: ScalarKind, shadow: bool) -> SamplerType {
-    SamplerType {
-        dim,
-        sampled,
-        shadow,
-    }
+    SamplerType { dim, sampled, shadow }
 }
 
 /// Every sampler type of GLSL ES 3.00 with its spelling.
 pub const SAMPLERS: &[(&str, SamplerType)] = &[
-    (
-        "sampler2D",
-        sampler(SamplerDim::D2, ScalarKind::Float, false),
-    ),
-    (
-        "sampler3D",
-        sampler(SamplerDim::D3, ScalarKind::Float, false),
-    ),
-    (
-        "samplerCube",
-        sampler(SamplerDim::Cube, ScalarKind::Float, false),
-    ),
-    (
-        "sampler2DArray",
-        sampler(SamplerDim::D2Array, ScalarKind::Float, false),
-    ),
-    (
-        "sampler2DShadow",
-        sampler(SamplerDim::D2, ScalarKind::Float, true),
-    ),
-    (
-        "samplerCubeShadow",
-        sampler(SamplerDim::Cube, ScalarKind::Float, true),
-    ),
-    (
-        "sampler2DArrayShadow",
-        sampler(SamplerDim::D2Array, ScalarKind::Float, true),
-    ),
-    (
-        "isampler2D",
-        sampler(SamplerDim::D2, ScalarKind::Int, false),
-    ),
-    (
-        "isampler3D",
-        sampler(SamplerDim::D3, ScalarKind::Int, false),
-    ),
-    (
-        "isamplerCube",
-        sampler(SamplerDim::Cube, ScalarKind::Int, false),
-    ),
-    (
-        "isampler2DArray",
-        sampler(SamplerDim::D2Array, ScalarKind::Int, false),
-    ),
-    (
-        "usampler2D",
-        sampler(SamplerDim::D2, ScalarKind::Uint, false),
-    ),
-    (
-        "usampler3D",
-        sampler(SamplerDim::D3, ScalarKind::Uint, false),
-    ),
-    (
-        "usamplerCube",
-        sampler(SamplerDim::Cube, ScalarKind::Uint, false),
-    ),
-    (
-        "usampler2DArray",
-        sampler(SamplerDim::D2Array, ScalarKind::Uint, false),
-    ),
+    ("sampler2D", sampler(SamplerDim::D2, ScalarKind::Float, false)),
+    ("sampler3D", sampler(SamplerDim::D3, ScalarKind::Float, false)),
+    ("samplerCube", sampler(SamplerDim::Cube, ScalarKind::Float, false)),
+    ("sampler2DArray", sampler(SamplerDim::D2Array, ScalarKind::Float, false)),
+    ("sampler2DShadow", sampler(SamplerDim::D2, ScalarKind::Float, true)),
+    ("samplerCubeShadow", sampler(SamplerDim::Cube, ScalarKind::Float, true)),
+    ("sampler2DArrayShadow", sampler(SamplerDim::D2Array, ScalarKind::Float, true)),
+    ("isampler2D", sampler(SamplerDim::D2, ScalarKind::Int, false)),
+    ("isampler3D", sampler(SamplerDim::D3, ScalarKind::Int, false)),
+    ("isamplerCube", sampler(SamplerDim::Cube, ScalarKind::Int, false)),
+    ("isampler2DArray", sampler(SamplerDim::D2Array, ScalarKind::Int, false)),
+    ("usampler2D", sampler(SamplerDim::D2, ScalarKind::Uint, false)),
+    ("usampler3D", sampler(SamplerDim::D3, ScalarKind::Uint, false)),
+    ("usamplerCube", sampler(SamplerDim::Cube, ScalarKind::Uint, false)),
+    ("usampler2DArray", sampler(SamplerDim::D2Array, ScalarKind::Uint, false)),
 ];
 
 fn sampler_name(s: SamplerType) -> &'static str {
-    SAMPLERS
-        .iter()
-        .find(|(_, t)| *t == s)
-        .map(|(n, _)| *n)
-        .unwrap_or("sampler2D")
+    SAMPLERS.iter().find(|(_, t)| *t == s).map(|(n, _)| *n).unwrap_or("sampler2D")
 }
 
 /// One array dimension of a declaration.
@@ -274,17 +218,11 @@ impl TypeArena {
 
     pub fn get(&self, id: TypeId) -> TypeInner {
         // A TypeId only comes from this arena.
-        *self
-            .types
-            .get_index(id.0 as usize)
-            .expect("invariant: TypeId belongs to this module's TypeArena")
+        *self.types.get_index(id.0 as usize).expect("invariant: TypeId belongs to this module's TypeArena")
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, &TypeInner)> {
-        self.types
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (TypeId(i as u32), t))
+        self.types.iter().enumerate().map(|(i, t)| (TypeId(i as u32), t))
     }
 
     pub fn len(&self) -> usize {

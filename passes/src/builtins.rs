@@ -9,6 +9,9 @@
 //! - GLSL ES has no implicit conversions, so a call matches an overload only when every argument type is equal
 //!   to the parameter type ([`resolve`]).
 //!
+//! [`Availability`] says which GLSL ES version declares a name; mapping names between versions (`texture2D` ->
+//! `texture`) is the backends' business. `gl_DepthRange`, of struct type, is apart: [`DEPTH_RANGE`].
+//!
 //! A malformed table line is a bug in our data and panics with the line number; the shipped table is parsed by a
 //! unit test, and `tests/builtins_glslang.rs` checks every overload and variable against glslangValidator.
 
@@ -28,18 +31,9 @@ pub struct Stages {
 }
 
 impl Stages {
-    pub const BOTH: Stages = Stages {
-        vertex: true,
-        fragment: true,
-    };
-    pub const VERTEX: Stages = Stages {
-        vertex: true,
-        fragment: false,
-    };
-    pub const FRAGMENT: Stages = Stages {
-        vertex: false,
-        fragment: true,
-    };
+    pub const BOTH: Stages = Stages { vertex: true, fragment: true };
+    pub const VERTEX: Stages = Stages { vertex: true, fragment: false };
+    pub const FRAGMENT: Stages = Stages { vertex: false, fragment: true };
 }
 
 /// The GLSL ES versions that declare a builtin (under its own name).
@@ -135,6 +129,13 @@ pub fn resolve(name: &str, args: &[Ty]) -> Option<&'static Overload> {
     overloads(name).iter().find(|o| o.params == args)
 }
 
+/// The index in [`functions`] of an overload the catalogue returned (`None` for any other value).
+pub fn index_of(overload: &Overload) -> Option<usize> {
+    let range = catalogue().by_name.get(overload.name)?;
+    let position = overloads(overload.name).iter().position(|o| std::ptr::eq(o, overload))?;
+    Some(range.start + position)
+}
+
 pub fn is_builtin_function(name: &str) -> bool {
     catalogue().by_name.contains_key(name)
 }
@@ -197,17 +198,7 @@ impl TyShape {
     }
 }
 
-const MATRIX_SHAPES: [(u8, u8); 9] = [
-    (2, 2),
-    (3, 3),
-    (4, 4),
-    (2, 3),
-    (2, 4),
-    (3, 2),
-    (3, 4),
-    (4, 2),
-    (4, 3),
-];
+const MATRIX_SHAPES: [(u8, u8); 9] = [(2, 2), (3, 3), (4, 4), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)];
 const SAMPLED_KINDS: [ScalarKind; 3] = [ScalarKind::Float, ScalarKind::Int, ScalarKind::Uint];
 
 fn concrete_shape(word: &str) -> Option<TyShape> {
@@ -257,16 +248,9 @@ fn instantiate(word: TypeWord, at: Instance) -> Ty {
     match word {
         TypeWord::Concrete(shape) => shape.ty(),
         TypeWord::Gen(k) | TypeWord::Vector(k) => Ty::vector(k, at.size),
-        TypeWord::Mat => Ty::Matrix {
-            columns: at.mat.0,
-            rows: at.mat.1,
-        },
+        TypeWord::Mat => Ty::Matrix { columns: at.mat.0, rows: at.mat.1 },
         TypeWord::GVec4 => Ty::Vector(at.kind, 4),
-        TypeWord::GSampler(dim) => Ty::Sampler(SamplerType {
-            dim,
-            sampled: at.kind,
-            shadow: false,
-        }),
+        TypeWord::GSampler(dim) => Ty::Sampler(SamplerType { dim, sampled: at.kind, shadow: false }),
     }
 }
 
@@ -276,10 +260,7 @@ fn instances(words: &[TypeWord], line: u32) -> Vec<Instance> {
     let gen = has(|w| matches!(w, TypeWord::Gen(_)));
     let vector = has(|w| matches!(w, TypeWord::Vector(_)));
     if gen && vector {
-        table_error(
-            line,
-            "a line mixes a gen* family word with a vec* family word",
-        );
+        table_error(line, "a line mixes a gen* family word with a vec* family word");
     }
     let sizes: Vec<u8> = if gen {
         vec![1, 2, 3, 4]
@@ -293,11 +274,7 @@ fn instances(words: &[TypeWord], line: u32) -> Vec<Instance> {
     } else {
         &SAMPLED_KINDS[..1]
     };
-    let mats: &[(u8, u8)] = if has(|w| matches!(w, TypeWord::Mat)) {
-        &MATRIX_SHAPES
-    } else {
-        &MATRIX_SHAPES[..1]
-    };
+    let mats: &[(u8, u8)] = if has(|w| matches!(w, TypeWord::Mat)) { &MATRIX_SHAPES } else { &MATRIX_SHAPES[..1] };
     let mut out = Vec::new();
     for &kind in kinds {
         for &size in &sizes {
@@ -316,9 +293,7 @@ fn in_es100(ty: &Ty) -> bool {
         Ty::Scalar(k) | Ty::Vector(k, _) => *k != ScalarKind::Uint,
         Ty::Matrix { columns, rows } => columns == rows,
         Ty::Sampler(s) => {
-            s.sampled == ScalarKind::Float
-                && !s.shadow
-                && matches!(s.dim, SamplerDim::D2 | SamplerDim::Cube)
+            s.sampled == ScalarKind::Float && !s.shadow && matches!(s.dim, SamplerDim::D2 | SamplerDim::Cube)
         }
         Ty::Array(base, _) => in_es100(base),
         Ty::Struct(_) => true,
@@ -333,19 +308,13 @@ struct Tags {
 }
 
 fn parse_tags(text: &'static str, line: u32) -> Tags {
-    let mut tags = Tags {
-        stages: Stages::BOTH,
-        availability: Availability::Both,
-        extension: None,
-    };
+    let mut tags = Tags { stages: Stages::BOTH, availability: Availability::Both, extension: None };
     let mut rest = text.trim();
     while !rest.is_empty() {
         let Some(group) = rest.strip_prefix('[') else {
             table_error(line, &format!("expected `[tag]`, found `{rest}`"))
         };
-        let Some(end) = group.find(']') else {
-            table_error(line, "unclosed `[`")
-        };
+        let Some(end) = group.find(']') else { table_error(line, "unclosed `[`") };
         for word in group[..end].split_whitespace() {
             match word {
                 "vert" => tags.stages = Stages::VERTEX,
@@ -367,19 +336,13 @@ fn parse_tags(text: &'static str, line: u32) -> Tags {
 }
 
 /// The availability of one overload or variable: its tags, narrowed to ES 3.00 when it uses a type ES 1.00 lacks.
-fn availability<'t>(
-    tags: &Tags,
-    mut types: impl Iterator<Item = &'t Ty>,
-    line: u32,
-) -> Availability {
+fn availability<'t>(tags: &Tags, mut types: impl Iterator<Item = &'t Ty>, line: u32) -> Availability {
     if types.all(in_es100) {
         return tags.availability;
     }
     match tags.availability {
         Availability::Both | Availability::Es300Only => Availability::Es300Only,
-        Availability::Es100Only => {
-            table_error(line, "an `es100` builtin uses a type GLSL ES 1.00 lacks")
-        }
+        Availability::Es100Only => table_error(line, "an `es100` builtin uses a type GLSL ES 1.00 lacks"),
     }
 }
 
@@ -407,13 +370,10 @@ fn parse_table(table: &'static str) -> Catalogue {
                 Section::Functions => {
                     let start = functions.len();
                     let name = parse_function_line(text, line, &mut functions);
-                    let previous_is_same =
-                        functions[..start].last().is_some_and(|o| o.name == name);
+                    let previous_is_same = functions[..start].last().is_some_and(|o| o.name == name);
                     match by_name.get_mut(name) {
                         Some(range) if previous_is_same => range.end = functions.len(),
-                        Some(_) => {
-                            table_error(line, &format!("`{name}` continues after other names"))
-                        }
+                        Some(_) => table_error(line, &format!("`{name}` continues after other names")),
                         None => {
                             by_name.insert(name, start..functions.len());
                         }
@@ -429,19 +389,11 @@ fn parse_table(table: &'static str) -> Catalogue {
             },
         }
     }
-    Catalogue {
-        functions,
-        by_name,
-        variables,
-    }
+    Catalogue { functions, by_name, variables }
 }
 
 /// Parses one function line, appends its overloads, and returns the function name.
-fn parse_function_line(
-    text: &'static str,
-    line: u32,
-    functions: &mut Vec<Overload>,
-) -> &'static str {
+fn parse_function_line(text: &'static str, line: u32, functions: &mut Vec<Overload>) -> &'static str {
     let (Some(open), Some(close)) = (text.find('('), text.rfind(')')) else {
         table_error(line, "expected `<ret> <name>(<params>) [tags]`")
     };
@@ -449,9 +401,7 @@ fn parse_function_line(
         table_error(line, "`)` before `(`");
     }
     let head: Vec<&'static str> = text[..open].split_whitespace().collect();
-    let [ret_word, name] = head[..] else {
-        table_error(line, "expected `<ret> <name>` before `(`")
-    };
+    let [ret_word, name] = head[..] else { table_error(line, "expected `<ret> <name>` before `(`") };
     let params_text = text[open + 1..close].trim();
     let mut modes = Vec::new();
     let mut param_words = Vec::new();
@@ -477,25 +427,14 @@ fn parse_function_line(
         let params: Vec<Ty> = param_words.iter().map(|&w| instantiate(w, at)).collect();
         let ret = ret_word.map_or(Ty::Void, |w| instantiate(w, at));
         let availability = availability(&tags, params.iter().chain([&ret]), line);
-        let earlier = functions
-            .iter()
-            .rev()
-            .take_while(|o| o.name == name)
-            .find(|o| o.params == params);
+        let earlier = functions.iter().rev().take_while(|o| o.name == name).find(|o| o.params == params);
         if let Some(earlier) = earlier {
             // An expansion that repeats an earlier overload (min(genType, float) at float) adds nothing; a
             // different result or stage for the same parameters is a contradiction.
-            if (
-                &earlier.ret,
-                earlier.stages,
-                earlier.availability,
-                earlier.es100_extension,
-            ) != (&ret, tags.stages, availability, tags.extension)
+            if (&earlier.ret, earlier.stages, earlier.availability, earlier.es100_extension)
+                != (&ret, tags.stages, availability, tags.extension)
             {
-                table_error(
-                    line,
-                    &format!("`{name}` repeats earlier parameters with another result or tags"),
-                );
+                table_error(line, &format!("`{name}` repeats earlier parameters with another result or tags"));
             }
             continue;
         }
@@ -524,21 +463,13 @@ fn parse_variable_line(text: &'static str, line: u32) -> BuiltinVar {
     // Tags start at the first `[` after a space (a type `T[]` has its brackets attached).
     let (decl, tags_text) = text.split_at(text.find(" [").unwrap_or(text.len()));
     let words: Vec<&'static str> = decl.split_whitespace().collect();
-    let [access, type_text, name] = words[..] else {
-        table_error(line, "expected `<access> <type> <name> [tags]`")
-    };
+    let [access, type_text, name] = words[..] else { table_error(line, "expected `<access> <type> <name> [tags]`") };
     let (base, array) = match type_text.strip_suffix("[]") {
         Some(base) => (base, true),
         None => (type_text, false),
     };
-    let Some(shape) = concrete_shape(base) else {
-        table_error(line, &format!("unknown type `{base}`"))
-    };
-    let ty = if array {
-        Ty::Array(Box::new(shape.ty()), ArrayLen::Unknown)
-    } else {
-        shape.ty()
-    };
+    let Some(shape) = concrete_shape(base) else { table_error(line, &format!("unknown type `{base}`")) };
+    let ty = if array { Ty::Array(Box::new(shape.ty()), ArrayLen::Unknown) } else { shape.ty() };
     let (writable, constant) = match access {
         "in" => (false, false),
         "out" => (true, false),
@@ -546,22 +477,11 @@ fn parse_variable_line(text: &'static str, line: u32) -> BuiltinVar {
         _ => table_error(line, &format!("unknown access `{access}`")),
     };
     if !name.starts_with("gl_") {
-        table_error(
-            line,
-            &format!("builtin variable `{name}` does not start with `gl_`"),
-        );
+        table_error(line, &format!("builtin variable `{name}` does not start with `gl_`"));
     }
     let tags = parse_tags(tags_text, line);
     let availability = availability(&tags, [&ty].into_iter(), line);
-    BuiltinVar {
-        name,
-        ty,
-        stages: tags.stages,
-        writable,
-        constant,
-        availability,
-        es100_extension: tags.extension,
-    }
+    BuiltinVar { name, ty, stages: tags.stages, writable, constant, availability, es100_extension: tags.extension }
 }
 
 fn table_error(line: u32, message: &str) -> ! {
@@ -574,24 +494,165 @@ mod tests {
     use ScalarKind::{Bool, Float, Int, Uint};
 
     fn sampler(dim: SamplerDim, sampled: ScalarKind, shadow: bool) -> Ty {
-        Ty::Sampler(SamplerType {
-            dim,
-            sampled,
-            shadow,
-        })
+        Ty::Sampler(SamplerType { dim, sampled, shadow })
     }
 
-    fn has(name: &str, params: &[Ty], ret: Ty) -> bool {
-        resolve(name, params).is_some_and(|o| o.ret == ret)
+    fn mat(columns: u8, rows: u8) -> Ty {
+        Ty::Matrix { columns, rows }
+    }
+
+    fn find(name: &str, params: &[Ty]) -> &'static Overload {
+        resolve(name, params).unwrap_or_else(|| panic!("no overload {name}{params:?}"))
     }
 
     #[test]
-    fn dump() {
-        let mut names: Vec<&str> = functions().iter().map(|o| o.name).collect();
-        names.dedup();
-        for n in names {
-            eprintln!("{n} {}", overloads(n).len());
+    fn the_shipped_table_parses_into_the_expected_counts() {
+        assert_eq!(functions().len(), 631);
+        assert_eq!(variables().len(), 23);
+        let counts = [
+            ("atan", 8),
+            ("abs", 8),
+            ("mod", 7),
+            ("min", 21),
+            ("clamp", 21),
+            ("mix", 11),
+            ("step", 7),
+            ("matrixCompMult", 9),
+            ("outerProduct", 9),
+            ("transpose", 9),
+            ("lessThan", 9),
+            ("equal", 12),
+            ("textureSize", 15),
+            ("texture", 29),
+            ("textureProj", 20),
+            ("textureLod", 13),
+            ("textureOffset", 20),
+            ("texelFetch", 9),
+            ("textureGrad", 15),
+            ("textureGradOffset", 11),
+            ("texture2DProj", 4),
+            ("dFdx", 4),
+        ];
+        for (name, count) in counts {
+            assert_eq!(overloads(name).len(), count, "{name}");
         }
-        eprintln!("total {} vars {}", functions().len(), variables().len());
+        let mut seen = HashSet::new();
+        for o in functions() {
+            assert!(seen.insert((o.name, o.params.clone())), "duplicate overload {} {:?}", o.name, o.params);
+            assert_eq!(o.modes.len(), o.params.len());
+            assert!(overloads(o.name).iter().any(|x| std::ptr::eq(x, o)));
+            assert!(is_builtin_function(o.name));
+            assert_eq!(index_of(o).map(|i| &functions()[i]), Some(o));
+        }
+        assert!(!is_builtin_function("texture3D") && overloads("main").is_empty());
+    }
+
+    #[test]
+    fn common_functions_cover_every_family() {
+        let clamp = find("clamp", &[Ty::Vector(Float, 3), Ty::FLOAT, Ty::FLOAT]);
+        assert_eq!((&clamp.ret, clamp.availability), (&Ty::Vector(Float, 3), Availability::Both));
+        let clamp = find("clamp", &[Ty::Vector(Int, 2), Ty::Vector(Int, 2), Ty::Vector(Int, 2)]);
+        assert_eq!((&clamp.ret, clamp.availability), (&Ty::Vector(Int, 2), Availability::Es300Only));
+        assert_eq!(find("clamp", &[Ty::UINT, Ty::UINT, Ty::UINT]).ret, Ty::UINT);
+        assert!(resolve("clamp", &[Ty::Vector(Float, 3), Ty::INT, Ty::INT]).is_none());
+        assert_eq!(
+            find("mix", &[Ty::Vector(Float, 2), Ty::Vector(Float, 2), Ty::Vector(Bool, 2)]).ret,
+            Ty::Vector(Float, 2)
+        );
+        assert!(resolve("mix", &[Ty::Vector(Float, 3), Ty::Vector(Float, 3), Ty::Vector(Bool, 2)]).is_none());
+        assert_eq!(find("isnan", &[Ty::Vector(Float, 4)]).ret, Ty::Vector(Bool, 4));
+        assert_eq!(find("floatBitsToUint", &[Ty::FLOAT]).ret, Ty::UINT);
+        assert_eq!(find("dot", &[Ty::Vector(Float, 3), Ty::Vector(Float, 3)]).ret, Ty::FLOAT);
+        assert!(resolve("dot", &[Ty::Vector(Float, 2), Ty::Vector(Float, 3)]).is_none());
+        assert_eq!(find("modf", &[Ty::FLOAT, Ty::FLOAT]).modes, [ParamMode::In, ParamMode::Out]);
+        assert_eq!(find("packHalf2x16", &[Ty::Vector(Float, 2)]).ret, Ty::UINT);
+        assert_eq!(find("any", &[Ty::Vector(Bool, 3)]).ret, Ty::BOOL);
+        assert_eq!(find("lessThan", &[Ty::Vector(Int, 4), Ty::Vector(Int, 4)]).availability, Availability::Both);
+        assert_eq!(find("lessThan", &[Ty::Vector(Uint, 4), Ty::Vector(Uint, 4)]).availability, Availability::Es300Only);
+    }
+
+    #[test]
+    fn matrix_functions_have_the_right_shapes() {
+        assert_eq!(find("outerProduct", &[Ty::Vector(Float, 3), Ty::Vector(Float, 2)]).ret, mat(2, 3));
+        assert_eq!(find("outerProduct", &[Ty::Vector(Float, 2), Ty::Vector(Float, 4)]).ret, mat(4, 2));
+        assert_eq!(find("transpose", &[mat(2, 3)]).ret, mat(3, 2));
+        assert_eq!(find("transpose", &[mat(4, 3)]).ret, mat(3, 4));
+        assert_eq!(find("determinant", &[mat(3, 3)]).ret, Ty::FLOAT);
+        assert!(resolve("determinant", &[mat(2, 3)]).is_none() && resolve("inverse", &[mat(3, 4)]).is_none());
+        let inverse = find("inverse", &[mat(4, 4)]);
+        assert_eq!((&inverse.ret, inverse.availability), (&mat(4, 4), Availability::Es300Only));
+        assert_eq!(find("matrixCompMult", &[mat(2, 2), mat(2, 2)]).availability, Availability::Both);
+        assert_eq!(find("matrixCompMult", &[mat(2, 3), mat(2, 3)]).availability, Availability::Es300Only);
+    }
+
+    #[test]
+    fn texture_functions_cover_every_sampler() {
+        let i2da = sampler(SamplerDim::D2Array, Int, false);
+        assert_eq!(find("texture", &[i2da, Ty::Vector(Float, 3)]).ret, Ty::Vector(Int, 4));
+        let shadow = find("texture", &[sampler(SamplerDim::Cube, Float, true), Ty::Vector(Float, 4), Ty::FLOAT]);
+        assert_eq!((&shadow.ret, shadow.stages), (&Ty::FLOAT, Stages::FRAGMENT));
+        let us3 = || sampler(SamplerDim::D3, Uint, false);
+        assert_eq!(find("texelFetch", &[us3(), Ty::Vector(Int, 3), Ty::INT]).ret, Ty::Vector(Uint, 4));
+        assert_eq!(find("textureSize", &[us3(), Ty::INT]).ret, Ty::Vector(Int, 3));
+        let s2d = || sampler(SamplerDim::D2, Float, false);
+        let offset = find("textureOffset", &[s2d(), Ty::Vector(Float, 2), Ty::Vector(Int, 2)]);
+        assert_eq!(offset.modes, [ParamMode::In, ParamMode::In, ParamMode::Const]);
+        let cube = find("textureCube", &[sampler(SamplerDim::Cube, Float, false), Ty::Vector(Float, 3)]);
+        assert_eq!(
+            (&cube.ret, cube.availability, cube.stages),
+            (&Ty::Vector(Float, 4), Availability::Es100Only, Stages::BOTH)
+        );
+        let texture2d = find("texture2D", &[s2d(), Ty::Vector(Float, 2)]);
+        assert_eq!(texture2d.availability, Availability::Es100Only);
+        assert_eq!(find("texture2D", &[s2d(), Ty::Vector(Float, 2), Ty::FLOAT]).stages, Stages::FRAGMENT);
+        assert_eq!(find("texture2DLod", &[s2d(), Ty::Vector(Float, 2), Ty::FLOAT]).stages, Stages::VERTEX);
+        let lod_ext = find("texture2DLodEXT", &[s2d(), Ty::Vector(Float, 2), Ty::FLOAT]);
+        assert_eq!(lod_ext.es100_extension, Some("GL_EXT_shader_texture_lod"));
+        assert_eq!(find("texture", &[s2d(), Ty::Vector(Float, 2)]).availability, Availability::Es300Only);
+        assert!(
+            resolve("textureLod", &[sampler(SamplerDim::Cube, Float, true), Ty::Vector(Float, 4), Ty::FLOAT]).is_none()
+        );
+    }
+
+    #[test]
+    fn derivatives_are_fragment_only() {
+        for name in ["dFdx", "dFdy", "fwidth"] {
+            for o in overloads(name) {
+                assert_eq!(o.stages, Stages::FRAGMENT);
+                assert_eq!(o.availability, Availability::Both);
+                assert_eq!(o.es100_extension, Some("GL_OES_standard_derivatives"));
+            }
+        }
+    }
+
+    #[test]
+    fn variables_have_their_stage_access_and_version() {
+        let position = variable("gl_Position").expect("gl_Position");
+        assert_eq!((&position.ty, position.stages, position.writable), (&Ty::Vector(Float, 4), Stages::VERTEX, true));
+        let vertex_id = variable("gl_VertexID").expect("gl_VertexID");
+        assert_eq!((vertex_id.writable, vertex_id.availability), (false, Availability::Es300Only));
+        let data = variable("gl_FragData").expect("gl_FragData");
+        assert_eq!(data.ty, Ty::Array(Box::new(Ty::Vector(Float, 4)), ArrayLen::Unknown));
+        assert_eq!((data.availability, data.stages), (Availability::Es100Only, Stages::FRAGMENT));
+        let depth = variable("gl_FragDepthEXT").expect("gl_FragDepthEXT");
+        assert_eq!(depth.es100_extension, Some("GL_EXT_frag_depth"));
+        let draw_buffers = variable("gl_MaxDrawBuffers").expect("gl_MaxDrawBuffers");
+        assert!(draw_buffers.constant && !draw_buffers.writable && draw_buffers.stages == Stages::BOTH);
+        assert_eq!(variable("gl_MaxVaryingVectors").map(|v| v.availability), Some(Availability::Es100Only));
+        assert!(variable("gl_FragColor").is_some_and(|v| v.writable && v.availability == Availability::Es100Only));
+        assert!(variable("gl_Foo").is_none() && variable(DEPTH_RANGE).is_none());
+        assert_eq!(depth_range_field("diff"), Some(Ty::FLOAT));
+    }
+
+    #[test]
+    #[should_panic(expected = "builtins.txt line 3")]
+    fn a_malformed_line_names_its_line() {
+        parse_table("@functions\ngenType sin(genType)\ngenType cos(genTipe)\n");
+    }
+
+    #[test]
+    #[should_panic(expected = "builtins.txt line 4")]
+    fn a_name_split_across_the_table_names_its_line() {
+        parse_table("@functions\nfloat a(float)\nfloat b(float)\nfloat a(vec2)\n");
     }
 }

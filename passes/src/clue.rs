@@ -7,19 +7,13 @@ use shaderlab_ir::Span;
 #[derive(Clone, Debug, PartialEq)]
 pub enum SymbolClue {
     /// A name that resolves to no declaration in scope; `suggestion` is the did-you-mean candidate.
-    UndeclaredIdentifier {
-        name: String,
-        suggestion: Option<String>,
-    },
+    UndeclaredIdentifier { name: String, suggestion: Option<String> },
     /// A name used above its declaration (or a function called before its definition without a prototype).
     UseBeforeDeclaration { name: String },
     /// Two declarations of one name in one scope.
     Redefinition { name: String },
     /// A call to a name that is no function, builtin or struct.
-    UndefinedFunction {
-        name: String,
-        suggestion: Option<String>,
-    },
+    UndefinedFunction { name: String, suggestion: Option<String> },
     /// A local hiding a parameter, an outer local or a global (warning).
     ShadowedDeclaration { name: String },
 }
@@ -149,6 +143,13 @@ impl TypeClue {
 pub enum PassClueKind {
     Symbol(SymbolClue),
     Type(TypeClue),
+    /// RecursiveFunction: a call cycle (`cycle` lists its functions in source order).
+    Recursion {
+        function: String,
+        cycle: Vec<String>,
+    },
+    /// G: pipeline IO.
+    Io(crate::io::IoClue),
 }
 
 impl PassClueKind {
@@ -156,6 +157,8 @@ impl PassClueKind {
         match self {
             PassClueKind::Symbol(s) => s.code(),
             PassClueKind::Type(t) => t.code(),
+            PassClueKind::Recursion { .. } => "RecursiveFunction",
+            PassClueKind::Io(i) => i.code(),
         }
     }
 }
@@ -178,19 +181,11 @@ pub struct PassClue {
 
 impl PassClue {
     pub fn new(kind: PassClueKind, span: Span) -> Self {
-        PassClue {
-            kind,
-            span,
-            notes: Vec::new(),
-            conditions: Vec::new(),
-        }
+        PassClue { kind, span, notes: Vec::new(), conditions: Vec::new() }
     }
 
     pub fn note(mut self, span: Option<Span>, message: impl Into<String>) -> Self {
-        self.notes.push(PassNote {
-            span,
-            message: message.into(),
-        });
+        self.notes.push(PassNote { span, message: message.into() });
         self
     }
 }

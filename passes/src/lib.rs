@@ -7,7 +7,9 @@
 //! folding, call graph).
 
 pub mod builtins;
+pub mod callgraph;
 pub mod clue;
+pub mod io;
 pub mod resolve;
 pub mod table;
 pub mod ty;
@@ -25,12 +27,19 @@ pub use typing::{infer_types, Type, Typing, UnknownReason};
 pub struct Facts {
     pub resolution: Resolution,
     pub typing: Typing,
+    pub calls: callgraph::CallGraph,
+    pub io: io::IoRoles,
 }
 
 impl Facts {
     /// Every clue the passes left, in pass order.
     pub fn clues(&self) -> impl Iterator<Item = &PassClue> {
-        self.resolution.clues.iter().chain(self.typing.clues.iter())
+        self.resolution
+            .clues
+            .iter()
+            .chain(self.typing.clues.iter())
+            .chain(self.calls.clues.iter())
+            .chain(self.io.clues.iter())
     }
 }
 
@@ -38,5 +47,7 @@ impl Facts {
 pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
     let resolution = resolve(module);
     let typing = infer_types(module, &resolution);
-    Facts { resolution, typing }
+    let calls = callgraph::build_call_graph(module, &resolution, &typing);
+    let io = io::infer_io_roles(module, &resolution, &typing, &calls);
+    Facts { resolution, typing, calls, io }
 }

@@ -20,9 +20,8 @@ use crate::table::{ExprTable, Owner};
 use crate::variants::{is_include_guard, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::{
-    ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, LocalId,
-    MacroId, Mode, Module, Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId,
-    TypeInner, TypeSpec,
+    ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, LocalId, MacroId, Mode, Module,
+    Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -131,6 +130,14 @@ pub fn resolve(module: &Module) -> Resolution {
         local_names: HashSet::new(),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
+        incomplete: module.clues.iter().any(|c| {
+            matches!(
+                c.kind,
+                shaderlab_ir::ClueKind::Syntax(
+                    shaderlab_ir::SyntaxClue::IncludeNotFound { .. } | shaderlab_ir::SyntaxClue::UnexpectedToken { .. }
+                )
+            )
+        }),
     };
     // Levels are processed top-down; each scope once.
     let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> = HashMap::new();
@@ -167,9 +174,7 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
     for (id, _) in m.scopes.iter() {
         let names = own.get(&id).cloned().unwrap_or_default();
         for ancestor in m.scope_chain(id) {
-            all.entry(ancestor)
-                .or_default()
-                .extend(names.iter().copied());
+            all.entry(ancestor).or_default().extend(names.iter().copied());
         }
     }
     all
@@ -180,12 +185,7 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
 fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
     let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::new();
     for pass in m.passes.values() {
-        let shaderlab_ir::PassKind::Program {
-            scope: pass_scope,
-            vertex,
-            fragment,
-        } = &pass.kind
-        else {
+        let shaderlab_ir::PassKind::Program { scope: pass_scope, vertex, fragment } = &pass.kind else {
             continue;
         };
         let chain = m.scope_chain(*pass_scope);
@@ -237,9 +237,7 @@ fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>
 
 fn is_macro_style(name: &str) -> bool {
     name.bytes().any(|b| b.is_ascii_uppercase())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Edit distance (ASCII, Levenshtein).
@@ -249,9 +247,7 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.bytes().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -300,6 +296,9 @@ struct Resolver<'m> {
     local_names: HashSet<Name>,
     preserving: bool,
     scope_names: HashMap<ScopeId, HashSet<Name>>,
+    /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
+    /// not reported again (one root cause, one diagnostic).
+    incomplete: bool,
 }
 
 impl<'m> Resolver<'m> {
@@ -352,9 +351,7 @@ impl<'m> Resolver<'m> {
                         self.items(&b.items, ctx);
                     }
                 }
-                Guarded::Cond(region) => {
-                    self.region(region, ctx, &mut |r, items, ctx| r.items(items, ctx))
-                }
+                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.items(items, ctx)),
             }
         }
     }
@@ -379,31 +376,17 @@ impl<'m> Resolver<'m> {
     fn declare_global(&mut self, name: Name, kind: DeclKind, span: Span, ctx: &CondCtx) {
         let m = self.m;
         // Redefinition: same level, compatible variants.
-        let conflict = self
-            .levels
-            .last()
-            .and_then(|l| l.names.get(&name))
-            .and_then(|decls| {
-                decls
-                    .iter()
-                    .find(|d| ctx.implies(&d.ctx) && !compatible_redeclaration(m, &d.kind, &kind))
-                    .cloned()
-            });
+        let conflict = self.levels.last().and_then(|l| l.names.get(&name)).and_then(|decls| {
+            decls.iter().find(|d| ctx.implies(&d.ctx) && !compatible_redeclaration(m, &d.kind, &kind)).cloned()
+        });
         if let Some(first) = conflict {
             let text = self.name(name).to_owned();
             self.clue(SymbolClue::Redefinition { name: text }, span, ctx)
                 .notes
-                .push(crate::clue::PassNote {
-                    span: Some(first.span),
-                    message: "previous declaration is here".into(),
-                });
+                .push(crate::clue::PassNote { span: Some(first.span), message: "previous declaration is here".into() });
         }
         if let Some(level) = self.levels.last_mut() {
-            level.names.entry(name).or_default().push(Decl {
-                kind,
-                ctx: ctx.clone(),
-                span,
-            });
+            level.names.entry(name).or_default().push(Decl { kind, ctx: ctx.clone(), span });
         }
     }
 
@@ -412,9 +395,7 @@ impl<'m> Resolver<'m> {
         match item {
             GlobalItem::Struct(id) => {
                 let s = &m.structs[*id];
-                Guarded::for_each_item(&s.members, &mut |member| {
-                    self.type_spec(&member.ty, Owner::Global, ctx)
-                });
+                Guarded::for_each_item(&s.members, &mut |member| self.type_spec(&member.ty, Owner::Global, ctx));
                 self.declare_global(s.name, DeclKind::Struct(*id), s.name_span, ctx);
             }
             GlobalItem::Var(id) => {
@@ -467,9 +448,7 @@ impl<'m> Resolver<'m> {
                         }
                     }
                 }
-                Guarded::Cond(region) => {
-                    self.region(region, ctx, &mut |r, items, ctx| r.params(f, items, ctx))
-                }
+                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.params(f, items, ctx)),
             }
         }
     }
@@ -480,59 +459,32 @@ impl<'m> Resolver<'m> {
         let name = l.name;
         let text = self.name(name).to_owned();
         if let Some(scope) = self.locals.last() {
-            if let Some((_, _, first)) = scope
-                .names
-                .get(&name)
-                .and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
+            if let Some((_, _, first)) = scope.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
             {
                 let first = *first;
-                self.clue(
-                    SymbolClue::Redefinition { name: text.clone() },
-                    l.name_span,
-                    ctx,
-                )
-                .notes
-                .push(crate::clue::PassNote {
-                    span: Some(first),
-                    message: "previous declaration is here".into(),
-                });
+                self.clue(SymbolClue::Redefinition { name: text.clone() }, l.name_span, ctx)
+                    .notes
+                    .push(crate::clue::PassNote { span: Some(first), message: "previous declaration is here".into() });
             } else if l.kind == shaderlab_ir::LocalKind::Variable && self.locals.len() > 1 {
                 let outer = self.locals[..self.locals.len() - 1]
                     .iter()
                     .rev()
-                    .find_map(|s| {
-                        s.names
-                            .get(&name)
-                            .and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
-                    })
+                    .find_map(|s| s.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c))))
                     .map(|(_, _, s)| *s);
                 let global = self.levels.iter().rev().find_map(|lv| {
                     lv.names.get(&name).and_then(|v| {
-                        v.iter()
-                            .find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx))
-                            .map(|d| d.span)
+                        v.iter().find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx)).map(|d| d.span)
                     })
                 });
                 if let Some(hidden) = outer.or(global) {
-                    self.clue(
-                        SymbolClue::ShadowedDeclaration { name: text },
-                        l.name_span,
-                        ctx,
-                    )
-                    .notes
-                    .push(crate::clue::PassNote {
-                        span: Some(hidden),
-                        message: "hides this declaration".into(),
-                    });
+                    self.clue(SymbolClue::ShadowedDeclaration { name: text }, l.name_span, ctx)
+                        .notes
+                        .push(crate::clue::PassNote { span: Some(hidden), message: "hides this declaration".into() });
                 }
             }
         }
         if let Some(scope) = self.locals.last_mut() {
-            scope
-                .names
-                .entry(name)
-                .or_default()
-                .push((local, ctx.clone(), l.name_span));
+            scope.names.entry(name).or_default().push((local, ctx.clone(), l.name_span));
         }
     }
 
@@ -540,9 +492,7 @@ impl<'m> Resolver<'m> {
         for s in stmts {
             match s {
                 Guarded::Item(s) => self.stmt(f, s, ctx),
-                Guarded::Cond(region) => {
-                    self.region(region, ctx, &mut |r, items, ctx| r.stmts(f, items, ctx))
-                }
+                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.stmts(f, items, ctx)),
             }
         }
     }
@@ -588,9 +538,7 @@ impl<'m> Resolver<'m> {
             }
             StmtKind::Struct { id, declares } => {
                 let st = &m.structs[*id];
-                Guarded::for_each_item(&st.members, &mut |member| {
-                    self.type_spec(&member.ty, Owner::Global, ctx)
-                });
+                Guarded::for_each_item(&st.members, &mut |member| self.type_spec(&member.ty, Owner::Global, ctx));
                 if let Some(scope) = self.locals.last_mut() {
                     scope.structs.entry(st.name).or_default().push(*id);
                 }
@@ -609,23 +557,14 @@ impl<'m> Resolver<'m> {
                 self.stmts(f, &b.stmts, ctx);
                 self.locals.pop();
             }
-            StmtKind::If {
-                condition,
-                accept,
-                reject,
-            } => {
+            StmtKind::If { condition, accept, reject } => {
                 self.expr(owner, *condition, ctx);
                 self.scoped(f, accept, ctx);
                 if let Some(r) = reject {
                     self.scoped(f, r, ctx);
                 }
             }
-            StmtKind::For {
-                init,
-                condition,
-                update,
-                body,
-            } => {
+            StmtKind::For { init, condition, update, body } => {
                 self.locals.push(LocalScope::default());
                 if let Some(i) = init {
                     self.stmt(f, i, ctx);
@@ -675,22 +614,11 @@ impl<'m> Resolver<'m> {
         }
         let text = self.name(name).to_owned();
         if self.declared_later(name) {
-            self.clue(
-                SymbolClue::UseBeforeDeclaration { name: text },
-                ty.span,
-                ctx,
-            );
-        } else {
+            self.clue(SymbolClue::UseBeforeDeclaration { name: text }, ty.span, ctx);
+        } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
             let suggestion = suggest(&text, candidates.into_iter());
-            self.clue(
-                SymbolClue::UndeclaredIdentifier {
-                    name: text,
-                    suggestion,
-                },
-                ty.span,
-                ctx,
-            );
+            self.clue(SymbolClue::UndeclaredIdentifier { name: text, suggestion }, ty.span, ctx);
         }
     }
 
@@ -716,10 +644,7 @@ impl<'m> Resolver<'m> {
                 return Some(found);
             }
         }
-        self.levels
-            .iter()
-            .rev()
-            .find_map(|l| l.structs.get(&name).cloned())
+        self.levels.iter().rev().find_map(|l| l.structs.get(&name).cloned())
     }
 
     fn visible_struct_names(&self) -> Vec<&'m str> {
@@ -737,12 +662,10 @@ impl<'m> Resolver<'m> {
     }
 
     fn io_member(&self, name: Name) -> Option<Symbol> {
-        self.levels.iter().rev().find_map(|l| {
-            l.io_members
-                .get(&name)
-                .and_then(|v| v.first())
-                .map(|(s, n)| Symbol::IoMember(*s, *n))
-        })
+        self.levels
+            .iter()
+            .rev()
+            .find_map(|l| l.io_members.get(&name).and_then(|v| v.first()).map(|(s, n)| Symbol::IoMember(*s, *n)))
     }
 
     fn declared_later(&self, name: Name) -> bool {
@@ -773,10 +696,7 @@ impl<'m> Resolver<'m> {
         let mut out: Vec<&str> = Vec::new();
         for level in &self.levels {
             for (n, decls) in &level.names {
-                if decls
-                    .iter()
-                    .any(|d| matches!(d.kind, DeclKind::Function(_) | DeclKind::Struct(_)))
-                {
+                if decls.iter().any(|d| matches!(d.kind, DeclKind::Function(_) | DeclKind::Struct(_))) {
                     out.push(m.names.resolve(*n));
                 }
             }
@@ -790,11 +710,8 @@ impl<'m> Resolver<'m> {
         let mut incompatible: Option<Span> = None;
         for scope in self.locals.iter().rev() {
             if let Some(decls) = scope.names.get(&name) {
-                let found: Vec<Symbol> = decls
-                    .iter()
-                    .filter(|(_, c, _)| c.compatible(ctx))
-                    .map(|(l, _, _)| Symbol::Local(*l))
-                    .collect();
+                let found: Vec<Symbol> =
+                    decls.iter().filter(|(_, c, _)| c.compatible(ctx)).map(|(l, _, _)| Symbol::Local(*l)).collect();
                 if !found.is_empty() {
                     return Resolved::Symbols(found);
                 }
@@ -826,14 +743,8 @@ impl<'m> Resolver<'m> {
             return Resolved::Symbols(vec![member]);
         }
         if let Some(first) = incompatible {
-            let clue = self.clue(
-                SymbolClue::UndeclaredIdentifier {
-                    name: text.to_owned(),
-                    suggestion: None,
-                },
-                span,
-                ctx,
-            );
+            let clue =
+                self.clue(SymbolClue::UndeclaredIdentifier { name: text.to_owned(), suggestion: None }, span, ctx);
             clue.notes.push(crate::clue::PassNote {
                 span: Some(first),
                 message: "declared only in variants that exclude this use".into(),
@@ -841,27 +752,17 @@ impl<'m> Resolver<'m> {
             return Resolved::Unresolved;
         }
         if self.declared_later(name) {
-            self.clue(
-                SymbolClue::UseBeforeDeclaration {
-                    name: text.to_owned(),
-                },
-                span,
-                ctx,
-            );
+            self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return Resolved::Unresolved;
         }
         if self.preserving && is_macro_style(text) {
             return Resolved::Symbols(vec![Symbol::RuntimeMacro(name)]);
         }
+        if self.incomplete {
+            return Resolved::Unresolved;
+        }
         let suggestion = suggest(text, self.visible_value_names().into_iter());
-        self.clue(
-            SymbolClue::UndeclaredIdentifier {
-                name: text.to_owned(),
-                suggestion,
-            },
-            span,
-            ctx,
-        );
+        self.clue(SymbolClue::UndeclaredIdentifier { name: text.to_owned(), suggestion }, span, ctx);
         Resolved::Unresolved
     }
 
@@ -877,15 +778,10 @@ impl<'m> Resolver<'m> {
         }
         for level in self.levels.iter().rev() {
             if let Some(decls) = level.names.get(&name) {
-                user.extend(
-                    decls
-                        .iter()
-                        .filter(|d| d.ctx.compatible(ctx))
-                        .filter_map(|d| match d.kind {
-                            DeclKind::Function(f) => Some(f),
-                            _ => None,
-                        }),
-                );
+                user.extend(decls.iter().filter(|d| d.ctx.compatible(ctx)).filter_map(|d| match d.kind {
+                    DeclKind::Function(f) => Some(f),
+                    _ => None,
+                }));
             }
         }
         let text = self.name(name);
@@ -894,24 +790,14 @@ impl<'m> Resolver<'m> {
             return CallTarget::Callable { user, builtin };
         }
         if self.levels.iter().any(|l| l.all_names.contains(&name)) {
-            self.clue(
-                SymbolClue::UseBeforeDeclaration {
-                    name: text.to_owned(),
-                },
-                span,
-                ctx,
-            );
+            self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
+            return CallTarget::Unresolved;
+        }
+        if self.incomplete {
             return CallTarget::Unresolved;
         }
         let suggestion = suggest(text, self.visible_function_names().into_iter());
-        self.clue(
-            SymbolClue::UndefinedFunction {
-                name: text.to_owned(),
-                suggestion,
-            },
-            span,
-            ctx,
-        );
+        self.clue(SymbolClue::UndefinedFunction { name: text.to_owned(), suggestion }, span, ctx);
         CallTarget::Unresolved
     }
 
@@ -919,9 +805,7 @@ impl<'m> Resolver<'m> {
         for a in args {
             match a {
                 Guarded::Item(e) => self.expr(owner, *e, ctx),
-                Guarded::Cond(region) => {
-                    self.region(region, ctx, &mut |r, items, ctx| r.args(owner, items, ctx))
-                }
+                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.args(owner, items, ctx)),
             }
         }
     }
@@ -938,22 +822,13 @@ impl<'m> Resolver<'m> {
                 let r = self.lookup_value(*n, e.span, ctx);
                 self.out.idents.set(owner, id, r);
             }
-            Expr::Call {
-                callee,
-                callee_span,
-                args,
-            } => {
+            Expr::Call { callee, callee_span, args } => {
                 let t = self.lookup_call(*callee, *callee_span, ctx);
                 self.out.calls.set(owner, id, t);
                 self.args(owner, args, ctx);
             }
             Expr::MacroRef { name, args } => {
-                let defs: Vec<MacroId> = m
-                    .macros
-                    .iter()
-                    .filter(|(_, d)| d.name == *name)
-                    .map(|(i, _)| i)
-                    .collect();
+                let defs: Vec<MacroId> = m.macros.iter().filter(|(_, d)| d.name == *name).map(|(i, _)| i).collect();
                 self.out.macro_refs.set(owner, id, defs);
                 if let Some(args) = args {
                     self.args(owner, args, ctx);
@@ -987,10 +862,7 @@ fn compatible_redeclaration(m: &Module, first: &DeclKind, second: &DeclKind) -> 
         }
         (DeclKind::Var(a), DeclKind::Var(b)) => {
             let (ga, gb) = (&m.globals[*a], &m.globals[*b]);
-            ga.is_uniform()
-                && gb.is_uniform()
-                && ga.ty.base == gb.ty.base
-                && ga.ty.dims.len() == gb.ty.dims.len()
+            ga.is_uniform() && gb.is_uniform() && ga.ty.base == gb.ty.base && ga.ty.dims.len() == gb.ty.dims.len()
         }
         _ => false,
     }

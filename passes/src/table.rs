@@ -21,10 +21,7 @@ pub struct ExprTable<T: Clone + Default> {
 
 impl<T: Clone + Default> ExprTable<T> {
     pub fn new() -> Self {
-        ExprTable {
-            global: SecondaryMap::new(),
-            functions: SecondaryMap::new(),
-        }
+        ExprTable { global: SecondaryMap::new(), functions: SecondaryMap::new() }
     }
 
     pub fn get(&self, owner: Owner, e: ExprId) -> &T {

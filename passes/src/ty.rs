@@ -84,19 +84,10 @@ impl fmt::Display for Ty {
         match self {
             Ty::Void => f.write_str("void"),
             Ty::Scalar(k) => f.write_str(TypeInner::Scalar(*k).builtin_name().unwrap_or("?")),
-            Ty::Vector(k, n) => f.write_str(
-                TypeInner::Vector { kind: *k, size: *n }
-                    .builtin_name()
-                    .unwrap_or("?"),
-            ),
-            Ty::Matrix { columns, rows } => f.write_str(
-                TypeInner::Matrix {
-                    columns: *columns,
-                    rows: *rows,
-                }
-                .builtin_name()
-                .unwrap_or("?"),
-            ),
+            Ty::Vector(k, n) => f.write_str(TypeInner::Vector { kind: *k, size: *n }.builtin_name().unwrap_or("?")),
+            Ty::Matrix { columns, rows } => {
+                f.write_str(TypeInner::Matrix { columns: *columns, rows: *rows }.builtin_name().unwrap_or("?"))
+            }
             Ty::Sampler(s) => f.write_str(TypeInner::Sampler(*s).builtin_name().unwrap_or("?")),
             Ty::Struct(id) => write!(f, "struct#{}", cranelift_entity::EntityRef::index(*id)),
             Ty::Array(base, ArrayLen::Known(n)) => write!(f, "{base}[{n}]"),

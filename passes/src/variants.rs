@@ -9,8 +9,7 @@
 //! transparent: their code exists in every variant that includes the chunk.
 
 use shaderlab_ir::{
-    CondKind, CondRegion, Condition, GlobalItem, Guarded, Module, Name, PpBinaryOp, PpExpr,
-    PpUnaryOp, Span,
+    CondKind, CondRegion, Condition, GlobalItem, Guarded, Module, Name, PpBinaryOp, PpExpr, PpUnaryOp, Span,
 };
 
 /// Branch `branch` of the region ending at `region` (`u32::MAX` for the `#else` branch).
@@ -58,22 +57,14 @@ impl CondCtx {
 
     /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
     pub fn implies(&self, other: &CondCtx) -> bool {
-        other.path.iter().all(|b| self.path.contains(b))
-            && other.atoms.iter().all(|a| self.atoms.contains(a))
+        other.path.iter().all(|b| self.path.contains(b)) && other.atoms.iter().all(|a| self.atoms.contains(a))
     }
 
     /// The context of branch `branch` (or [`ELSE_BRANCH`]) of `region`.
     pub fn enter<T>(&self, module: &Module, region: &CondRegion<T>, branch: u32) -> CondCtx {
         let mut ctx = self.clone();
-        ctx.path.push(BranchRef {
-            region: region.end_span,
-            branch,
-        });
-        let taken = if branch == ELSE_BRANCH {
-            region.branches.len()
-        } else {
-            branch as usize
-        };
+        ctx.path.push(BranchRef { region: region.end_span, branch });
+        let taken = if branch == ELSE_BRANCH { region.branches.len() } else { branch as usize };
         for (i, b) in region.branches.iter().enumerate().take(taken + 1) {
             let holds = i == taken && branch != ELSE_BRANCH;
             if i == taken && branch == ELSE_BRANCH {
@@ -81,8 +72,7 @@ impl CondCtx {
             }
             certain_atoms(&b.condition.expr, holds, &mut ctx.atoms);
         }
-        ctx.descriptions
-            .push(describe_branch(module, region, branch));
+        ctx.descriptions.push(describe_branch(module, region, branch));
         ctx
     }
 }
@@ -111,14 +101,7 @@ fn describe_condition(module: &Module, c: &Condition, holds: bool) -> String {
         (PpExpr::Defined(n), true) => format!("{} is defined", module.name(*n)),
         (PpExpr::Defined(n), false) => format!("{} is not defined", module.name(*n)),
         (PpExpr::Unary(PpUnaryOp::Not, e), h) if matches!(**e, PpExpr::Defined(_)) => {
-            describe_condition(
-                module,
-                &Condition {
-                    expr: (**e).clone(),
-                    ..c.clone()
-                },
-                !h,
-            )
+            describe_condition(module, &Condition { expr: (**e).clone(), ..c.clone() }, !h)
         }
         (_, true) => format!("`{}` holds", c.text.trim()),
         (_, false) => format!("`{}` does not hold", c.text.trim()),
@@ -134,12 +117,8 @@ fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> S
             .collect::<Vec<_>>()
             .join(" and ");
     }
-    let mut parts: Vec<String> = region
-        .branches
-        .iter()
-        .take(branch as usize)
-        .map(|b| describe_condition(module, &b.condition, false))
-        .collect();
+    let mut parts: Vec<String> =
+        region.branches.iter().take(branch as usize).map(|b| describe_condition(module, &b.condition, false)).collect();
     if let Some(b) = region.branches.get(branch as usize) {
         parts.push(describe_condition(module, &b.condition, true));
     }

@@ -17,6 +17,7 @@ use shaderlab_passes::builtins::{self, Availability, BuiltinVar, Overload, Param
 use shaderlab_passes::{ArrayLen, Ty};
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -81,13 +82,8 @@ struct Body {
 impl Body {
     /// The uniform of type `ty` (`u_vec3`), declared on use.
     fn uniform(&mut self, ty: &Ty) -> String {
-        let precision = if matches!(ty, Ty::Sampler(_)) {
-            "highp "
-        } else {
-            ""
-        };
-        self.uniforms
-            .insert(format!("uniform {precision}{ty} u_{ty};"));
+        let precision = if matches!(ty, Ty::Sampler(_)) { "highp " } else { "" };
+        self.uniforms.insert(format!("uniform {precision}{ty} u_{ty};"));
         format!("u_{ty}")
     }
 
@@ -98,7 +94,7 @@ impl Body {
     }
 }
 
-fn shader(version: Version, stage: Stage, extension: Option<&str>, body: &Body) -> String {
+fn shader(version: Version, extension: Option<&str>, body: &Body) -> String {
     let mut s = String::from(match version {
         Version::Es100 => "#version 100\n",
         Version::Es300 => "#version 300 es\n",
@@ -112,7 +108,6 @@ fn shader(version: Version, stage: Stage, extension: Option<&str>, body: &Body) 
         s.push('\n');
     }
     let _ = write!(s, "void main() {{\n{}}}\n", body.text);
-    let _ = stage;
     s
 }
 
@@ -133,7 +128,7 @@ fn call_body(name: &str, params: &[Ty], modes: &[ParamMode], ret: Option<&Ty>, a
         let mode = modes.get(i).copied().unwrap_or(ParamMode::In);
         let arg = match (mode, args) {
             (ParamMode::Const, Args::Proper) if !matches!(ty, Ty::Sampler(_)) => format!("{ty}(0)"),
-            (ParamMode::Out, Args::Proper) => {
+            (ParamMode::Out, Args::Proper) if !matches!(ty, Ty::Sampler(_)) => {
                 body.line(&format!("{ty} o{i};"));
                 format!("o{i}")
             }
@@ -160,13 +155,7 @@ fn describe(o: &Overload) -> String {
             ParamMode::Const => format!("const {t}"),
         })
         .collect();
-    format!(
-        "{} {}({}) (builtins.txt line {})",
-        o.ret,
-        o.name,
-        params.join(", "),
-        o.family_line
-    )
+    format!("{} {}({}) (builtins.txt line {})", o.ret, o.name, params.join(", "), o.family_line)
 }
 
 fn signature(name: &str, args: &[Ty]) -> String {
@@ -174,69 +163,44 @@ fn signature(name: &str, args: &[Ty]) -> String {
     format!("{name}({})", args.join(", "))
 }
 
-fn overload_case(
-    o: &Overload,
-    version: Version,
-    stage: Stage,
-    extension: bool,
-    args: Args,
-    expect_ok: bool,
-) -> Case {
+fn overload_case(o: &Overload, version: Version, stage: Stage, extension: bool, args: Args, expect_ok: bool) -> Case {
     let body = call_body(o.name, &o.params, &o.modes, Some(&o.ret), args);
-    let ext = if extension && version == Version::Es100 {
-        o.es100_extension
-    } else {
-        None
-    };
-    Case {
-        what: describe(o),
-        version,
-        stage,
-        source: shader(version, stage, ext, &body),
-        expect_ok,
-    }
+    let ext = if extension && version == Version::Es100 { o.es100_extension } else { None };
+    Case { what: describe(o), version, stage, source: shader(version, ext, &body), expect_ok }
 }
 
 // ---- Running glslangValidator ----
 
 /// Whether glslangValidator can run; prints SKIPPED (or panics under CI=true) when it cannot.
 fn validator_available(test: &str) -> bool {
-    let ok = Command::new(VALIDATOR)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    let ok = Command::new(VALIDATOR).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status();
     if ok.is_ok_and(|s| s.success()) {
         return true;
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{VALIDATOR} is not installed, and CI=true: {test} cannot be skipped");
     }
-    eprintln!("\n**************** SKIPPED {test}: {VALIDATOR} is not installed ****************\n");
+    // Straight to stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n**************** SKIPPED {test}: {VALIDATOR} is not installed ****************\n"
+    );
     false
 }
 
 /// Compiles every case (each its own file, many files per glslangValidator run, two runs at a time) and returns,
 /// per case, the glslang errors (empty when accepted).
 fn compile_all(dir_name: &str, cases: &[Case]) -> Vec<String> {
-    // The system temporary directory: thousands of small files are much slower to write under target/ here.
-    let dir = std::env::temp_dir().join(format!(
-        "shaderlab-builtins-glslang-{}-{dir_name}",
-        std::process::id()
-    ));
-    let tw = std::time::Instant::now();
+    // Thousands of small files: on tmpfs (/dev/shm) when there is one, creating them is far cheaper than on disk.
+    let shm = Path::new("/dev/shm");
+    let base = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
+    let dir = base.join(format!("shaderlab-builtins-glslang-{}-{dir_name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create the temporary shader directory");
-    let names: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, c)| format!("c{i}.{}", c.stage.suffix()))
-        .collect();
+    let names: Vec<String> = cases.iter().enumerate().map(|(i, c)| format!("c{i}.{}", c.stage.suffix())).collect();
     for (case, name) in cases.iter().zip(&names) {
         std::fs::write(dir.join(name), &case.source).expect("write a temporary shader");
     }
-    eprintln!("TIMING written {:?}", tw.elapsed());
-    let t0 = std::time::Instant::now();
     const CHUNK: usize = 1500;
     let chunks: Vec<&[String]> = names.chunks(CHUNK).collect();
     let mut errors = vec![String::new(); cases.len()];
@@ -264,10 +228,7 @@ fn compile_all(dir_name: &str, cases: &[Case]) -> Vec<String> {
             let mut current: Option<usize> = None;
             for line in text.lines() {
                 let trimmed = line.trim();
-                if let Some(index) = trimmed
-                    .strip_prefix('c')
-                    .and_then(|rest| rest.split('.').next())
-                {
+                if let Some(index) = trimmed.strip_prefix('c').and_then(|rest| rest.split('.').next()) {
                     if let Ok(index) = index.parse::<usize>() {
                         if names.get(index).is_some_and(|n| n == trimmed) {
                             current = Some(index);
@@ -284,32 +245,37 @@ fn compile_all(dir_name: &str, cases: &[Case]) -> Vec<String> {
             }
         }
     }
-    eprintln!("TIMING glslang {:?}", t0.elapsed());
-    let t1 = std::time::Instant::now();
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("TIMING rm {:?}", t1.elapsed());
     errors
 }
+
+/// The glslang messages a rejected case may start with.
+const REJECTION_REASONS: &[&str] = &[
+    "no matching overloaded function found",
+    "required extension not requested",
+    "l-value required",
+    "argument must be compile-time constant",
+    "undeclared identifier",
+    "no such field in structure",
+];
 
 /// Compiles the cases and panics listing every case whose outcome differs from its expectation.
 fn check(dir_name: &str, cases: &[Case]) {
     assert!(!cases.is_empty(), "no cases generated for {dir_name}");
-    let t = std::time::Instant::now();
     let errors = compile_all(dir_name, cases);
-    eprintln!("TIMING total {:?}", t.elapsed());
     let mut failures = Vec::new();
     for (case, err) in cases.iter().zip(&errors) {
         let accepted = err.is_empty();
-        if accepted != case.expect_ok {
-            let verdict = if case.expect_ok {
-                "glslang REJECTED"
-            } else {
-                "glslang ACCEPTED"
+        // A rejection must be for the reason the case is about, not a flaw of the generated shader.
+        let first_error = err.lines().next().unwrap_or("");
+        let unrelated = !accepted && !REJECTION_REASONS.iter().any(|r| first_error.contains(r));
+        if accepted != case.expect_ok || unrelated {
+            let verdict = match (case.expect_ok, accepted) {
+                (true, _) => "glslang REJECTED",
+                (false, true) => "glslang ACCEPTED",
+                (false, false) => "glslang rejected for an unrelated reason",
             };
-            let mut text = format!(
-                "{verdict} [{:?} {:?}] {}",
-                case.version, case.stage, case.what
-            );
+            let mut text = format!("{verdict} [{:?} {:?}] {}", case.version, case.stage, case.what);
             if !err.is_empty() {
                 let _ = write!(text, "\n    {}", err.trim_end().replace('\n', "\n    "));
             }
@@ -319,11 +285,7 @@ fn check(dir_name: &str, cases: &[Case]) {
             failures.push(text);
         }
     }
-    eprintln!(
-        "{dir_name}: {} shaders compiled, {} mismatches",
-        cases.len(),
-        failures.len()
-    );
+    eprintln!("{dir_name}: {} shaders compiled, {} mismatches", cases.len(), failures.len());
     if !failures.is_empty() {
         let shown: Vec<&String> = failures.iter().take(60).collect();
         panic!(
@@ -331,11 +293,7 @@ fn check(dir_name: &str, cases: &[Case]) {
             failures.len(),
             cases.len(),
             shown.len(),
-            shown
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
+            shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
         );
     }
 }
@@ -343,22 +301,13 @@ fn check(dir_name: &str, cases: &[Case]) {
 // ---- Types for wrong-typed calls ----
 
 fn sampler(dim: SamplerDim, sampled: ScalarKind, shadow: bool) -> Ty {
-    Ty::Sampler(SamplerType {
-        dim,
-        sampled,
-        shadow,
-    })
+    Ty::Sampler(SamplerType { dim, sampled, shadow })
 }
 
 /// Every non-array type a GLSL ES version has (GLSL ES 1.00: no uint, square matrices, 2D and cube samplers).
 fn all_types(version: Version) -> Vec<Ty> {
     let mut types = Vec::new();
-    for kind in [
-        ScalarKind::Float,
-        ScalarKind::Int,
-        ScalarKind::Uint,
-        ScalarKind::Bool,
-    ] {
+    for kind in [ScalarKind::Float, ScalarKind::Int, ScalarKind::Uint, ScalarKind::Bool] {
         if version == Version::Es100 && kind == ScalarKind::Uint {
             continue;
         }
@@ -366,17 +315,7 @@ fn all_types(version: Version) -> Vec<Ty> {
             types.push(Ty::vector(kind, size));
         }
     }
-    for (columns, rows) in [
-        (2, 2),
-        (3, 3),
-        (4, 4),
-        (2, 3),
-        (2, 4),
-        (3, 2),
-        (3, 4),
-        (4, 2),
-        (4, 3),
-    ] {
+    for (columns, rows) in [(2, 2), (3, 3), (4, 4), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)] {
         if version == Version::Es300 || columns == rows {
             types.push(Ty::Matrix { columns, rows });
         }
@@ -389,31 +328,6 @@ fn all_types(version: Version) -> Vec<Ty> {
             types.push(Ty::Sampler(s));
         }
     }
-    types
-}
-
-/// The types a wrong argument for a parameter of type `ty` most plausibly has: the other sizes of its kind, the
-/// other kinds of its size, the other matrix or sampler types, and one type of another class.
-fn near_misses(ty: &Ty, version: Version) -> Vec<Ty> {
-    let same_class = |t: &Ty| match (ty, t) {
-        (Ty::Scalar(k) | Ty::Vector(k, _), Ty::Scalar(l) | Ty::Vector(l, _)) => {
-            k == l || ty.components() == t.components()
-        }
-        (Ty::Matrix { .. }, Ty::Matrix { .. }) | (Ty::Sampler(_), Ty::Sampler(_)) => true,
-        _ => false,
-    };
-    let other_class = match ty {
-        Ty::Matrix { .. } | Ty::Sampler(_) => Ty::Vector(ScalarKind::Float, 2),
-        _ => Ty::Matrix {
-            columns: 2,
-            rows: 2,
-        },
-    };
-    let mut types: Vec<Ty> = all_types(version)
-        .into_iter()
-        .filter(|t| t != ty && same_class(t))
-        .collect();
-    types.push(other_class);
     types
 }
 
@@ -455,12 +369,7 @@ fn overloads_are_rejected_where_the_catalogue_lacks_them() {
     }
     let mut cases = Vec::new();
     for o in builtins::functions() {
-        let expressible = |v: Version| {
-            o.params
-                .iter()
-                .chain([&o.ret])
-                .all(|t| type_in_version(t, v))
-        };
+        let expressible = |v: Version| o.params.iter().chain([&o.ret]).all(|t| type_in_version(t, v));
         for version in VERSIONS {
             for stage in STAGES {
                 let has_version = version.has(o.availability);
@@ -486,10 +395,8 @@ fn overloads_are_rejected_where_the_catalogue_lacks_them() {
                     }
                     // A uniform for a `const` or `out` parameter.
                     if o.modes.iter().any(|m| *m != ParamMode::In) {
-                        let mut case =
-                            overload_case(o, version, stage, true, Args::AllUniforms, false);
-                        case.what =
-                            format!("{} with a uniform for a const/out argument", case.what);
+                        let mut case = overload_case(o, version, stage, true, Args::AllUniforms, false);
+                        case.what = format!("{} with a uniform for a const/out argument", case.what);
                         cases.push(case);
                     }
                 }
@@ -513,7 +420,7 @@ fn wrong_typed_calls_are_rejected() {
     }
     let mut cases = Vec::new();
     let mut seen = HashSet::new();
-    // The first overload of each family line with one argument of a near-miss type, one argument fewer, one more.
+    // The first overload of each family line with one argument of any other type, one argument fewer, one more.
     let mut families = HashSet::new();
     for o in builtins::functions() {
         if !families.insert(o.family_line) {
@@ -524,14 +431,10 @@ fn wrong_typed_calls_are_rejected() {
                 continue;
             }
             // The fragment stage has every overload but the vertex-only ES 1.00 ones.
-            let stage = if o.stages.fragment {
-                Stage::Frag
-            } else {
-                Stage::Vert
-            };
+            let stage = if o.stages.fragment { Stage::Frag } else { Stage::Vert };
             let mut variants: Vec<Vec<Ty>> = Vec::new();
             for i in 0..o.params.len() {
-                for ty in near_misses(&o.params[i], version) {
+                for ty in all_types(version).into_iter().filter(|t| *t != o.params[i]) {
                     let mut args = o.params.clone();
                     args[i] = ty;
                     variants.push(args);
@@ -551,20 +454,12 @@ fn wrong_typed_calls_are_rejected() {
                     continue;
                 }
                 let body = call_body(o.name, &args, &o.modes, None, Args::Proper);
-                let ext = if version == Version::Es100 {
-                    o.es100_extension
-                } else {
-                    None
-                };
+                let ext = if version == Version::Es100 { o.es100_extension } else { None };
                 cases.push(Case {
-                    what: format!(
-                        "{} (wrong call of family line {})",
-                        signature(o.name, &args),
-                        o.family_line
-                    ),
+                    what: format!("{} (wrong call of family line {})", signature(o.name, &args), o.family_line),
                     version,
                     stage,
-                    source: shader(version, stage, ext, &body),
+                    source: shader(version, ext, &body),
                     expect_ok: false,
                 });
             }
@@ -581,34 +476,10 @@ fn hand_written_wrong_calls() -> Vec<Case> {
     let v = |n| Ty::Vector(ScalarKind::Float, n);
     let s2d = || sampler(SamplerDim::D2, ScalarKind::Float, false);
     let calls: Vec<(Version, Stage, &str, &str, Vec<Ty>)> = vec![
-        (
-            Version::Es300,
-            Stage::Frag,
-            "pow(1, 2.0)",
-            "pow",
-            vec![i(), f()],
-        ),
-        (
-            Version::Es100,
-            Stage::Frag,
-            "pow(1, 2.0)",
-            "pow",
-            vec![i(), f()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "texture(u_sampler2D, 1.0)",
-            "texture",
-            vec![s2d(), f()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "dot(u_vec2, u_vec3)",
-            "dot",
-            vec![v(2), v(3)],
-        ),
+        (Version::Es300, Stage::Frag, "pow(1, 2.0)", "pow", vec![i(), f()]),
+        (Version::Es100, Stage::Frag, "pow(1, 2.0)", "pow", vec![i(), f()]),
+        (Version::Es300, Stage::Frag, "texture(u_sampler2D, 1.0)", "texture", vec![s2d(), f()]),
+        (Version::Es300, Stage::Frag, "dot(u_vec2, u_vec3)", "dot", vec![v(2), v(3)]),
         (
             Version::Es300,
             Stage::Frag,
@@ -616,34 +487,10 @@ fn hand_written_wrong_calls() -> Vec<Case> {
             "mix",
             vec![v(3), v(3), Ty::Vector(ScalarKind::Bool, 2)],
         ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "clamp(u_vec3, 0, 1)",
-            "clamp",
-            vec![v(3), i(), i()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "max(u_int, 1.0)",
-            "max",
-            vec![i(), f()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "step(0, u_vec2)",
-            "step",
-            vec![i(), v(2)],
-        ),
-        (
-            Version::Es100,
-            Stage::Frag,
-            "texture2D(u_sampler2D, 0.5)",
-            "texture2D",
-            vec![s2d(), f()],
-        ),
+        (Version::Es300, Stage::Frag, "clamp(u_vec3, 0, 1)", "clamp", vec![v(3), i(), i()]),
+        (Version::Es300, Stage::Frag, "max(u_int, 1.0)", "max", vec![i(), f()]),
+        (Version::Es300, Stage::Frag, "step(0, u_vec2)", "step", vec![i(), v(2)]),
+        (Version::Es100, Stage::Frag, "texture2D(u_sampler2D, 0.5)", "texture2D", vec![s2d(), f()]),
         (
             Version::Es100,
             Stage::Frag,
@@ -651,51 +498,12 @@ fn hand_written_wrong_calls() -> Vec<Case> {
             "texture2D",
             vec![sampler(SamplerDim::Cube, ScalarKind::Float, false), v(2)],
         ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "texelFetch(u_sampler2D, u_vec2, 0)",
-            "texelFetch",
-            vec![s2d(), v(2), i()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "textureLod(u_sampler2D, u_vec2, 0)",
-            "textureLod",
-            vec![s2d(), v(2), i()],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "length(u_ivec3)",
-            "length",
-            vec![Ty::Vector(ScalarKind::Int, 3)],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "cross(u_vec4, u_vec4)",
-            "cross",
-            vec![v(4), v(4)],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "any(u_vec2)",
-            "any",
-            vec![v(2)],
-        ),
-        (
-            Version::Es300,
-            Stage::Frag,
-            "inverse(u_mat2x3)",
-            "inverse",
-            vec![Ty::Matrix {
-                columns: 2,
-                rows: 3,
-            }],
-        ),
+        (Version::Es300, Stage::Frag, "texelFetch(u_sampler2D, u_vec2, 0)", "texelFetch", vec![s2d(), v(2), i()]),
+        (Version::Es300, Stage::Frag, "textureLod(u_sampler2D, u_vec2, 0)", "textureLod", vec![s2d(), v(2), i()]),
+        (Version::Es300, Stage::Frag, "length(u_ivec3)", "length", vec![Ty::Vector(ScalarKind::Int, 3)]),
+        (Version::Es300, Stage::Frag, "cross(u_vec4, u_vec4)", "cross", vec![v(4), v(4)]),
+        (Version::Es300, Stage::Frag, "any(u_vec2)", "any", vec![v(2)]),
+        (Version::Es300, Stage::Frag, "inverse(u_mat2x3)", "inverse", vec![Ty::Matrix { columns: 2, rows: 3 }]),
     ];
     let mut cases = Vec::new();
     for (version, stage, call, name, types) in calls {
@@ -715,7 +523,7 @@ fn hand_written_wrong_calls() -> Vec<Case> {
             what: format!("{call} (hand-written)"),
             version,
             stage,
-            source: shader(version, stage, None, &body),
+            source: shader(version, None, &body),
             expect_ok: false,
         });
     }
@@ -733,16 +541,12 @@ fn variables_are_accepted_where_the_catalogue_has_them() {
             for stage in STAGES {
                 let has_version = version.has(var.availability);
                 let has_stage = stage.in_stages(var.stages);
-                let ext = if version == Version::Es100 {
-                    var.es100_extension
-                } else {
-                    None
-                };
+                let ext = if version == Version::Es100 { var.es100_extension } else { None };
                 let case = |body: Body, what: &str, ext: Option<&str>, expect_ok: bool| Case {
                     what: format!("{} {what}", var.name),
                     version,
                     stage,
-                    source: shader(version, stage, ext, &body),
+                    source: shader(version, ext, &body),
                     expect_ok,
                 };
                 if has_version && has_stage {
@@ -755,12 +559,7 @@ fn variables_are_accepted_where_the_catalogue_has_them() {
                     }
                 }
                 if !has_version || !has_stage {
-                    cases.push(case(
-                        use_variable(var),
-                        "where the catalogue lacks it",
-                        ext,
-                        false,
-                    ));
+                    cases.push(case(use_variable(var), "where the catalogue lacks it", ext, false));
                 }
             }
         }
@@ -768,12 +567,7 @@ fn variables_are_accepted_where_the_catalogue_has_them() {
     // gl_DepthRange: a uniform struct in both stages and versions.
     for version in VERSIONS {
         for stage in STAGES {
-            for (field, expect_ok) in [
-                ("near", true),
-                ("far", true),
-                ("diff", true),
-                ("depth", false),
-            ] {
+            for (field, expect_ok) in [("near", true), ("far", true), ("diff", true), ("depth", false)] {
                 assert_eq!(builtins::depth_range_field(field).is_some(), expect_ok);
                 let mut body = Body::default();
                 body.line(&format!("float x = {}.{field};", builtins::DEPTH_RANGE));
@@ -781,7 +575,7 @@ fn variables_are_accepted_where_the_catalogue_has_them() {
                     what: format!("gl_DepthRange.{field}"),
                     version,
                     stage,
-                    source: shader(version, stage, None, &body),
+                    source: shader(version, None, &body),
                     expect_ok,
                 });
             }

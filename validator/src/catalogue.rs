@@ -28,36 +28,12 @@ pub const CODES: &[(&str, Category, Severity)] = &[
     ("DeprecatedSyntax", Category::Syntax, Severity::Warning),
     ("LimitExceeded", Category::Syntax, Severity::Error),
     ("MissingEntry", Category::Structure, Severity::Error),
-    (
-        "DuplicateEntryAssignment",
-        Category::Structure,
-        Severity::Error,
-    ),
+    ("DuplicateEntryAssignment", Category::Structure, Severity::Error),
     ("EntryNotFound", Category::Structure, Severity::Error),
-    (
-        "InvalidRenderStateProperty",
-        Category::Structure,
-        Severity::Error,
-    ),
-    (
-        "InvalidRenderStateValue",
-        Category::Structure,
-        Severity::Error,
-    ),
-    (
-        "RenderStateTypeMismatch",
-        Category::Structure,
-        Severity::Error,
-    ),
-    (
-        "UndeclaredRenderStateVariable",
-        Category::Structure,
-        Severity::Error,
-    ),
-    (
-        "InvalidRenderTargetIndex",
-        Category::Structure,
-        Severity::Error,
-    ),
+    ("InvalidRenderStateProperty", Category::Structure, Severity::Error),
+    ("InvalidRenderStateValue", Category::Structure, Severity::Error),
+    ("RenderStateTypeMismatch", Category::Structure, Severity::Error),
+    ("UndeclaredRenderStateVariable", Category::Structure, Severity::Error),
+    ("InvalidRenderTargetIndex", Category::Structure, Severity::Error),
     ("InvalidTag", Category::Structure, Severity::Error),
 ];

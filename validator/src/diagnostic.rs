@@ -14,6 +14,10 @@ pub enum DiagnosticType {
     Symbol(SymbolClue),
     /// B, D and F rules decided by typing.
     Type(TypeClue),
+    /// F: RecursiveFunction (`cycle` in source order).
+    Recursion { function: String, cycle: Vec<String> },
+    /// G: pipeline IO.
+    Io(shaderlab_passes::io::IoClue),
 }
 
 impl DiagnosticType {
@@ -23,6 +27,8 @@ impl DiagnosticType {
             DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).code(),
             DiagnosticType::Symbol(s) => s.code(),
             DiagnosticType::Type(t) => t.code(),
+            DiagnosticType::Recursion { .. } => "RecursiveFunction",
+            DiagnosticType::Io(i) => i.code(),
         }
     }
 
@@ -31,7 +37,9 @@ impl DiagnosticType {
             DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()).severity(),
             DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).severity(),
             DiagnosticType::Symbol(SymbolClue::ShadowedDeclaration { .. }) => Severity::Warning,
-            DiagnosticType::Symbol(_) | DiagnosticType::Type(_) => Severity::Error,
+            DiagnosticType::Io(shaderlab_passes::io::IoClue::VaryingNotWritten { .. }) => Severity::Warning,
+            DiagnosticType::Io(_) => Severity::Error,
+            DiagnosticType::Symbol(_) | DiagnosticType::Type(_) | DiagnosticType::Recursion { .. } => Severity::Error,
         }
     }
 }
@@ -59,12 +67,7 @@ impl Diagnostic {
             ClueKind::Structure(s) => DiagnosticType::Structure(s.clone()),
         };
         let severity = kind.severity();
-        Diagnostic {
-            kind,
-            severity,
-            span: clue.span,
-            notes: clue.notes.clone(),
-        }
+        Diagnostic { kind, severity, span: clue.span, notes: clue.notes.clone() }
     }
 }
 
@@ -73,28 +76,18 @@ impl Diagnostic {
         let kind = match &clue.kind {
             PassClueKind::Symbol(s) => DiagnosticType::Symbol(s.clone()),
             PassClueKind::Type(t) => DiagnosticType::Type(t.clone()),
+            PassClueKind::Recursion { function, cycle } => {
+                DiagnosticType::Recursion { function: function.clone(), cycle: cycle.clone() }
+            }
+            PassClueKind::Io(i) => DiagnosticType::Io(i.clone()),
         };
         let severity = kind.severity();
-        let mut notes: Vec<Note> = clue
-            .notes
-            .iter()
-            .map(|n| Note {
-                span: n.span,
-                message: n.message.clone(),
-            })
-            .collect();
+        let mut notes: Vec<Note> =
+            clue.notes.iter().map(|n| Note { span: n.span, message: n.message.clone() }).collect();
         if !clue.conditions.is_empty() {
-            notes.push(Note {
-                span: None,
-                message: format!("in variants where {}", clue.conditions.join(" and ")),
-            });
+            notes.push(Note { span: None, message: format!("in variants where {}", clue.conditions.join(" and ")) });
         }
-        Diagnostic {
-            kind,
-            severity,
-            span: clue.span,
-            notes,
-        }
+        Diagnostic { kind, severity, span: clue.span, notes }
     }
 }
 

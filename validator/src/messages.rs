@@ -10,32 +10,28 @@ pub fn message(kind: &DiagnosticType) -> String {
         DiagnosticType::Structure(s) => structure(s),
         DiagnosticType::Symbol(s) => symbol(s),
         DiagnosticType::Type(t) => types(t),
+        DiagnosticType::Io(i) => io(i),
+        DiagnosticType::Recursion { function, cycle } => {
+            format!("'{function}' : recursion is not allowed in GLSL ES (cycle: {})", cycle.join(" -> "))
+        }
     }
 }
 
 fn did_you_mean(s: &Option<String>) -> String {
-    s.as_ref()
-        .map(|s| format!("; did you mean '{s}'?"))
-        .unwrap_or_default()
+    s.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default()
 }
 
 fn symbol(s: &SymbolClue) -> String {
     match s {
         SymbolClue::UndeclaredIdentifier { name, suggestion } => {
-            format!(
-                "'{name}' : undeclared identifier{}",
-                did_you_mean(suggestion)
-            )
+            format!("'{name}' : undeclared identifier{}", did_you_mean(suggestion))
         }
         SymbolClue::UseBeforeDeclaration { name } => {
             format!("'{name}' : used before its declaration")
         }
         SymbolClue::Redefinition { name } => format!("'{name}' : redefinition"),
         SymbolClue::UndefinedFunction { name, suggestion } => {
-            format!(
-                "'{name}' : no function with this name{}",
-                did_you_mean(suggestion)
-            )
+            format!("'{name}' : no function with this name{}", did_you_mean(suggestion))
         }
         SymbolClue::ShadowedDeclaration { name } => {
             format!("'{name}' : declaration hides an outer declaration")
@@ -60,11 +56,9 @@ fn types(t: &TypeClue) -> String {
         TypeClue::InvalidSplat { ty, arg } => {
             format!("'{ty}' : a single '{arg}' argument does not have enough components")
         }
-        TypeClue::InvalidSwizzle {
-            swizzle,
-            ty,
-            reason,
-        } => format!("'{swizzle}' : invalid swizzle of '{ty}': {reason}"),
+        TypeClue::InvalidSwizzle { swizzle, ty, reason } => {
+            format!("'{swizzle}' : invalid swizzle of '{ty}': {reason}")
+        }
         TypeClue::UndeclaredStructMember { member, ty } => {
             format!("'{member}' : no such member in '{ty}'")
         }
@@ -75,15 +69,10 @@ fn types(t: &TypeClue) -> String {
         TypeClue::InvalidConversion { ty, arg } => format!("'{ty}' : cannot convert from '{arg}'"),
         TypeClue::NotAnLValue { what } => format!("'assign' : l-value required: {what}"),
         TypeClue::NoMatchingOverload { name, args, .. } => {
-            format!(
-                "'{name}' : no matching overload for argument types ({})",
-                args.join(", ")
-            )
+            format!("'{name}' : no matching overload for argument types ({})", args.join(", "))
         }
         TypeClue::ExpectedSampler { name, found } => {
-            format!(
-                "'{name}' : first argument must be a sampler of the right kind, found '{found}'"
-            )
+            format!("'{name}' : first argument must be a sampler of the right kind, found '{found}'")
         }
         TypeClue::ReturnTypeMismatch { expected, found } => {
             format!("'return' : function returns '{expected}', value has type '{found}'")
@@ -115,16 +104,8 @@ fn syntax(s: &SyntaxClue) -> String {
         SyntaxClue::InvalidNumber { text, reason } => format!("'{text}' : {reason}"),
         SyntaxClue::IncludeNotFound { key } => format!("'{key}' : no include chunk with this key"),
         SyntaxClue::IncludeCycle { key, chain } => {
-            let chain: Vec<&str> = chain
-                .iter()
-                .map(|c| {
-                    if c.is_empty() {
-                        "<main file>"
-                    } else {
-                        c.as_str()
-                    }
-                })
-                .collect();
+            let chain: Vec<&str> =
+                chain.iter().map(|c| if c.is_empty() { "<main file>" } else { c.as_str() }).collect();
             format!("'{key}' : include cycle: {}", chain.join(" -> "))
         }
         SyntaxClue::DuplicateInclude { key } => {
@@ -136,20 +117,13 @@ fn syntax(s: &SyntaxClue) -> String {
         SyntaxClue::InvalidDirective { name } => {
             format!("'{name}' : directive not allowed in a ShaderLab pass (the engine adds #version and extensions)")
         }
-        SyntaxClue::MacroArgCount {
-            name,
-            expected,
-            found,
-        } => {
+        SyntaxClue::MacroArgCount { name, expected, found } => {
             format!("'{name}' : macro takes {expected} argument(s), {found} given")
         }
         SyntaxClue::InvalidMacroCondition { text, reason } => {
             format!("'{text}' : invalid condition: {reason}")
         }
-        SyntaxClue::DeprecatedSyntax {
-            construct,
-            replacement,
-        } => {
+        SyntaxClue::DeprecatedSyntax { construct, replacement } => {
             format!("'{construct}' : deprecated v1 syntax; write {replacement}")
         }
         SyntaxClue::LimitExceeded { what, limit } => {
@@ -175,11 +149,38 @@ fn structure(s: &StructureClue) -> String {
         StructureClue::UndeclaredRenderStateVariable { name } => {
             format!("'{name}' : undeclared render-state variable or state name")
         }
-        StructureClue::InvalidRenderTargetIndex { property, index } => format!(
-            "'{property}[{index}]' : only render target [0] exists, and only on the indexed blend properties"
-        ),
+        StructureClue::InvalidRenderTargetIndex { property, index } => {
+            format!("'{property}[{index}]' : only render target [0] exists, and only on the indexed blend properties")
+        }
         StructureClue::InvalidTag { found } => {
             format!("{found} : a tag is 'key = \"value\"' with a bare-word key and a quoted value")
         }
+    }
+}
+
+fn io(i: &shaderlab_passes::io::IoClue) -> String {
+    use shaderlab_passes::io::IoClue::*;
+    match i {
+        VertexEntryReturnType { found } => {
+            format!(
+                "'{found}' : the vertex entry returns a varyings struct or void and takes at most an attributes struct"
+            )
+        }
+        FragmentEntryReturnType { found } => {
+            format!("'{found}' : the fragment entry returns void, vec4 or an MRT struct and takes at most the varyings struct")
+        }
+        InvalidVaryingStruct { member, ty } => format!("'{member}' : a stage IO member cannot have type '{ty}'"),
+        NestedIOStruct { member } => format!("'{member}' : a stage IO struct cannot contain a struct"),
+        StructRoleConflict { name, first, second } => format!("'{name}' : struct used as {first} and as {second}"),
+        GlFragColorWithMrt { first, second } => {
+            format!("'{first}' : the fragment stage writes its output through both {first} and {second}")
+        }
+        MissingVertexPosition { entry } => format!("'{entry}' : the vertex entry never writes gl_Position"),
+        NonFlatIntegerVarying { member } => format!("'{member}' : an integer varying must be 'flat'"),
+        InvalidMrtLocation { member, reason } => format!("'{member}' : invalid MRT output: {reason}"),
+        VaryingNotWritten { member } => {
+            format!("'{member}' : varying read by the fragment stage is never written by the vertex stage")
+        }
+        StageMismatch { name, stage } => format!("'{name}' : not available in the {stage} stage"),
     }
 }

@@ -2,9 +2,7 @@
 //! (`{severity, code, message, file, range: {start: {line, column, offset}, end}, notes}`).
 
 use crate::diagnostic::Diagnostic;
-use codespan_reporting::diagnostic::{
-    Diagnostic as CsDiagnostic, Label, LabelStyle, Severity as CsSeverity,
-};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, LabelStyle, Severity as CsSeverity};
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use serde_json::{json, Value};
@@ -19,17 +17,11 @@ impl<'a> Files<'a> for SourceFiles<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.0
-            .file(id)
-            .map(|f| f.name.as_str())
-            .ok_or(FilesError::FileMissing)
+        self.0.file(id).map(|f| f.name.as_str()).ok_or(FilesError::FileMissing)
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.0
-            .file(id)
-            .map(|f| f.text.as_str())
-            .ok_or(FilesError::FileMissing)
+        self.0.file(id).map(|f| f.text.as_str()).ok_or(FilesError::FileMissing)
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
@@ -41,10 +33,7 @@ impl<'a> Files<'a> for SourceFiles<'a> {
         let f = self.0.file(id).ok_or(FilesError::FileMissing)?;
         let (start, end) = f
             .line_range(line_index as u32 + 1)
-            .ok_or(FilesError::LineTooLarge {
-                given: line_index,
-                max: f.text.lines().count(),
-            })?;
+            .ok_or(FilesError::LineTooLarge { given: line_index, max: f.text.lines().count() })?;
         Ok(start..end + 1)
     }
 }
@@ -67,11 +56,7 @@ fn clamp(map: &SourceMap, span: Span) -> Range<usize> {
 }
 
 /// Render diagnostics for a person. Colour only when `writer` supports it.
-pub fn render_human(
-    module: &Module,
-    diags: &[Diagnostic],
-    writer: &mut dyn WriteColor,
-) -> std::io::Result<()> {
+pub fn render_human(module: &Module, diags: &[Diagnostic], writer: &mut dyn WriteColor) -> std::io::Result<()> {
     let files = SourceFiles(&module.sources);
     let mut config = term::Config::default();
     config.before_label_lines = 2;
@@ -81,34 +66,21 @@ pub fn render_human(
             Severity::Error => CsSeverity::Error,
             Severity::Warning => CsSeverity::Warning,
         };
-        let mut labels = vec![Label::new(
-            LabelStyle::Primary,
-            d.span.file,
-            clamp(&module.sources, d.span),
-        )];
+        let mut labels = vec![Label::new(LabelStyle::Primary, d.span.file, clamp(&module.sources, d.span))];
         let mut notes = Vec::new();
         for n in &d.notes {
             match n.span {
                 Some(s) => labels.push(
-                    Label::new(LabelStyle::Secondary, s.file, clamp(&module.sources, s))
-                        .with_message(&n.message),
+                    Label::new(LabelStyle::Secondary, s.file, clamp(&module.sources, s)).with_message(&n.message),
                 ),
                 None => notes.push(n.message.clone()),
             }
         }
         // Where an included chunk was included from.
-        if let Some(from) = module
-            .sources
-            .file(d.span.file)
-            .and_then(|f| f.included_from)
-        {
+        if let Some(from) = module.sources.file(d.span.file).and_then(|f| f.included_from) {
             labels.push(
-                Label::new(
-                    LabelStyle::Secondary,
-                    from.file,
-                    clamp(&module.sources, from),
-                )
-                .with_message("included here"),
+                Label::new(LabelStyle::Secondary, from.file, clamp(&module.sources, from))
+                    .with_message("included here"),
             );
         }
         let diagnostic = CsDiagnostic::new(severity)
@@ -116,8 +88,7 @@ pub fn render_human(
             .with_code(d.code())
             .with_labels(labels)
             .with_notes(notes);
-        term::emit_to_write_style(writer, &config, &files, &diagnostic)
-            .map_err(std::io::Error::other)?;
+        term::emit_to_write_style(writer, &config, &files, &diagnostic).map_err(std::io::Error::other)?;
     }
     Ok(())
 }
@@ -164,15 +135,8 @@ pub fn render_json(module: &Module, file: &str, diags: &[Diagnostic]) -> Value {
 
 /// `2 errors, 1 warning`
 pub fn summary(diags: &[Diagnostic]) -> String {
-    let errors = diags
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = diags.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "{}, {}",
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    )
+    format!("{}, {}", plural(errors, "error"), plural(warnings, "warning"))
 }

@@ -171,20 +171,30 @@ impl<'a> Parser<'a> {
                         return e;
                     };
                     self.pos += 1;
-                    if self.names.resolve(t.sym) == "length" && self.punct_at(0, Punct::LParen) && self.punct_at(1, Punct::RParen) {
+                    if self.names.resolve(t.sym) == "length"
+                        && self.punct_at(0, Punct::LParen)
+                        && self.punct_at(1, Punct::RParen)
+                    {
                         self.pos += 2;
                         e = self.alloc(AstExprKind::Length { base: e }, start.to(self.prev_span()));
                         continue;
                     }
-                    e = self.alloc(AstExprKind::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
+                    e = self
+                        .alloc(AstExprKind::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
                 }
                 Some(Punct::PlusPlus) => {
                     self.pos += 1;
-                    e = self.alloc(AstExprKind::IncDec { op: IncDecOp::PostIncrement, target: e }, start.to(self.prev_span()));
+                    e = self.alloc(
+                        AstExprKind::IncDec { op: IncDecOp::PostIncrement, target: e },
+                        start.to(self.prev_span()),
+                    );
                 }
                 Some(Punct::MinusMinus) => {
                     self.pos += 1;
-                    e = self.alloc(AstExprKind::IncDec { op: IncDecOp::PostDecrement, target: e }, start.to(self.prev_span()));
+                    e = self.alloc(
+                        AstExprKind::IncDec { op: IncDecOp::PostDecrement, target: e },
+                        start.to(self.prev_span()),
+                    );
                 }
                 _ => return e,
             }
@@ -194,8 +204,10 @@ impl<'a> Parser<'a> {
     /// `( args )` at the `(`, through the `)`.
     fn call_args(&mut self) -> Vec<AstArg> {
         self.pos += 1; // (
-        // `f(void)` means no arguments.
-        if self.peek().is_some_and(|t| self.builtin_type(t) == Some(shaderlab_ir::TypeInner::Void)) && self.punct_at(1, Punct::RParen) {
+                       // `f(void)` means no arguments.
+        if self.peek().is_some_and(|t| self.builtin_type(t) == Some(shaderlab_ir::TypeInner::Void))
+            && self.punct_at(1, Punct::RParen)
+        {
             self.pos += 1;
         }
         let args = self.guarded_list(&mut |p| p.argument(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
@@ -204,7 +216,9 @@ impl<'a> Parser<'a> {
     }
 
     fn argument(&mut self) -> super::Step<ExprIdx> {
-        let Some(t) = self.peek() else { return super::Step::End };
+        let Some(t) = self.peek() else {
+            return super::Step::End;
+        };
         if t.is_punct(Punct::RParen) {
             return super::Step::End;
         }
@@ -270,7 +284,9 @@ impl<'a> Parser<'a> {
     }
 
     fn primary_ident(&mut self) -> ExprIdx {
-        let Some(t) = self.peek() else { return self.error_expr() };
+        let Some(t) = self.peek() else {
+            return self.error_expr();
+        };
         let span = t.span;
         match self.kw_of(t) {
             Some(Kw::True) => {
@@ -318,7 +334,9 @@ impl<'a> Parser<'a> {
         }
         // User array constructor: `S[2](...)`.
         if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
-            let Some(ty) = self.type_specifier() else { return self.error_expr() };
+            let Some(ty) = self.type_specifier() else {
+                return self.error_expr();
+            };
             return self.constructor(ty);
         }
         self.pos += 1;

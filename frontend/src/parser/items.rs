@@ -2,19 +2,19 @@
 
 use super::{Kw, MacroInfo, Parser, Step};
 use crate::ast::{
-    AstDeclarator, AstDefine, AstExprKind, AstFunction, AstItem, AstMember, AstParam, AstStruct, AstType,
-    AstVarDecl, ExprIdx,
+    AstDeclarator, AstDefine, AstExprKind, AstFunction, AstItem, AstMember, AstParam, AstStruct, AstType, AstVarDecl,
+    ExprIdx,
 };
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
-use shaderlab_ir::{
-    Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage, TypeInner,
-};
+use shaderlab_ir::{Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage, TypeInner};
 
 impl<'a> Parser<'a> {
     /// One global item.
     pub(crate) fn external_item(&mut self) -> Step<AstItem> {
-        let Some(t) = self.peek() else { return Step::End };
+        let Some(t) = self.peek() else {
+            return Step::End;
+        };
         if let Some(d) = self.directive_of(t) {
             self.pos += 1;
             return match d {
@@ -74,7 +74,9 @@ impl<'a> Parser<'a> {
 
     /// A `#define` marker: registers the macro and parses its body as an expression when it is one.
     pub(crate) fn define(&mut self, d: &'a Directive) -> Option<AstDefine> {
-        let Directive::Define { name, name_span, params, body, text, span } = d else { return None };
+        let Directive::Define { name, name_span, params, body, text, span } = d else {
+            return None;
+        };
         self.macros.insert(*name, MacroInfo { params: params.clone(), body: body.clone() });
         let body_expr = self.body_expression(body);
         Some(AstDefine {
@@ -288,8 +290,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.type_names.insert(name);
-        let members =
-            self.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        let members = self.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
         }
@@ -297,7 +298,9 @@ impl<'a> Parser<'a> {
     }
 
     fn struct_member(&mut self) -> Step<AstMember> {
-        let Some(t) = self.peek() else { return Step::End };
+        let Some(t) = self.peek() else {
+            return Step::End;
+        };
         if t.is_punct(Punct::RBrace) {
             return Step::End;
         }
@@ -352,7 +355,14 @@ impl<'a> Parser<'a> {
             return None;
         }
         if self.eat(Punct::Semicolon) {
-            return Some(AstFunction { return_type, name, name_span, params, body: None, span: start.to(self.prev_span()) });
+            return Some(AstFunction {
+                return_type,
+                name,
+                name_span,
+                params,
+                body: None,
+                span: start.to(self.prev_span()),
+            });
         }
         if !self.is_punct(Punct::LBrace) {
             self.expected("'{' or ';'");
@@ -364,7 +374,9 @@ impl<'a> Parser<'a> {
     }
 
     fn parameter(&mut self) -> Step<AstParam> {
-        let Some(t) = self.peek() else { return Step::End };
+        let Some(t) = self.peek() else {
+            return Step::End;
+        };
         if t.is_punct(Punct::RParen) {
             return Step::End;
         }
@@ -412,7 +424,9 @@ impl<'a> Parser<'a> {
     }
 
     fn macro_parameter(&mut self) -> Step<AstParam> {
-        let Some(t) = self.bump() else { return Step::End };
+        let Some(t) = self.bump() else {
+            return Step::End;
+        };
         let (name, start) = (t.sym, t.span);
         let mut args = Vec::new();
         if self.eat(Punct::LParen) {
@@ -485,8 +499,7 @@ impl<'a> Parser<'a> {
                     | Kw::Struct
             );
         }
-        let is_type = self.builtin_type(t).is_some()
-            || (self.is_plain_ident(t) && !self.macros.contains_key(&t.sym));
+        let is_type = self.builtin_type(t).is_some() || (self.is_plain_ident(t) && !self.macros.contains_key(&t.sym));
         if !is_type {
             return false;
         }
@@ -495,7 +508,9 @@ impl<'a> Parser<'a> {
         if self.punct_at(1, Punct::LBracket) {
             let mut depth = 0;
             loop {
-                let Some(t) = self.peek_at(i) else { return false };
+                let Some(t) = self.peek_at(i) else {
+                    return false;
+                };
                 if t.is_punct(Punct::LBracket) {
                     depth += 1;
                 } else if t.is_punct(Punct::RBracket) {

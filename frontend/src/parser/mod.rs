@@ -16,9 +16,7 @@ use crate::ast::{AstExpr, AstExprKind, AstLevel, ExprIdx};
 use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{
-    CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner,
-};
+use shaderlab_ir::{CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner};
 use std::collections::{HashMap, HashSet};
 
 /// GLSL keywords the parser dispatches on.
@@ -341,6 +339,10 @@ impl<'a> Parser<'a> {
             return;
         }
         self.recovering = true;
+        // Text the lexer could not read is already reported.
+        if self.peek().is_some_and(|t| matches!(t.kind, TokenKind::Error(_))) {
+            return;
+        }
         let found = self.describe(self.peek());
         let span = self.here();
         self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: what.into() }, span);
@@ -467,7 +469,9 @@ impl<'a> Parser<'a> {
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Option<CondRegion<T>> {
         let first = self.bump()?;
-        let Some(Directive::If(condition)) = self.directive_of(first) else { return None };
+        let Some(Directive::If(condition)) = self.directive_of(first) else {
+            return None;
+        };
         let mut branches = vec![CondBranch { condition: condition.clone(), items: Vec::new() }];
         let mut else_items: Option<Vec<Guarded<T>>> = None;
         let mut else_span = None;

@@ -40,7 +40,9 @@ impl<'a> Parser<'a> {
     }
 
     fn statement_step(&mut self) -> Step<AstStmt> {
-        let Some(t) = self.peek() else { return Step::End };
+        let Some(t) = self.peek() else {
+            return Step::End;
+        };
         if t.is_punct(Punct::RBrace) {
             return Step::End;
         }

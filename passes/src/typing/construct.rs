@@ -30,9 +30,7 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
             };
         };
         if i as u8 >= size {
-            return Err(format!(
-                "component '{c}' out of range for a {size}-component vector"
-            ));
+            return Err(format!("component '{c}' out of range for a {size}-component vector"));
         }
         out.push(i as u8);
     }
@@ -45,36 +43,21 @@ impl<'m> Typer<'m> {
         if args.iter().any(|(t, _)| t.known().is_none()) {
             return Type::Known(target.clone());
         }
-        let known: Vec<(&Ty, Span)> = args
-            .iter()
-            .filter_map(|(t, s)| t.known().map(|t| (t, *s)))
-            .collect();
+        let known: Vec<(&Ty, Span)> = args.iter().filter_map(|(t, s)| t.known().map(|t| (t, *s))).collect();
         let ty_name = self.name_of(target);
         match target {
             Ty::Array(elem, len) => {
                 for (a, s) in &known {
                     if !same_type(elem, a) {
                         let arg = self.name_of(a);
-                        self.clue(
-                            TypeClue::ConstructorArgType {
-                                ty: ty_name.clone(),
-                                arg,
-                            },
-                            *s,
-                        );
+                        self.clue(TypeClue::ConstructorArgType { ty: ty_name.clone(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
                 if let ArrayLen::Known(n) = len {
                     if *n as usize != known.len() {
                         let detail = format!("{n} elements expected, {} given", known.len());
-                        self.clue(
-                            TypeClue::ConstructorArgCount {
-                                ty: ty_name,
-                                detail,
-                            },
-                            span,
-                        );
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
@@ -84,13 +67,7 @@ impl<'m> Typer<'m> {
                 match known.as_slice() {
                     [] => {
                         let detail = "one argument expected".into();
-                        self.clue(
-                            TypeClue::ConstructorArgCount {
-                                ty: ty_name,
-                                detail,
-                            },
-                            span,
-                        );
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     [(a, s)] if !constructible_component(a) => {
@@ -101,13 +78,7 @@ impl<'m> Typer<'m> {
                     [_] => {}
                     [_, (_, s), ..] => {
                         let detail = format!("one argument expected, {} given", known.len());
-                        self.clue(
-                            TypeClue::ConstructorArgCount {
-                                ty: ty_name,
-                                detail,
-                            },
-                            *s,
-                        );
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
@@ -134,13 +105,7 @@ impl<'m> Typer<'m> {
                             self.clue(TypeClue::InvalidSplat { ty: ty_name, arg }, *s);
                         } else {
                             let detail = format!("{needed} components expected, {have} given");
-                            self.clue(
-                                TypeClue::ConstructorArgCount {
-                                    ty: ty_name,
-                                    detail,
-                                },
-                                span,
-                            );
+                            self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
                         }
                         return Type::Unknown(UnknownReason::Error);
                     }
@@ -148,57 +113,32 @@ impl<'m> Typer<'m> {
                 }
                 if known.is_empty() {
                     let detail = "arguments expected".into();
-                    self.clue(
-                        TypeClue::ConstructorArgCount {
-                            ty: ty_name,
-                            detail,
-                        },
-                        span,
-                    );
+                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
                     return Type::Unknown(UnknownReason::Error);
                 }
                 let mut total = 0u32;
                 for (i, (a, s)) in known.iter().enumerate() {
-                    if !constructible_component(a) || (is_matrix && matches!(a, Ty::Matrix { .. }))
-                    {
+                    if !constructible_component(a) || (is_matrix && matches!(a, Ty::Matrix { .. })) {
                         let arg = self.name_of(a);
                         self.clue(TypeClue::ConstructorArgType { ty: ty_name, arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     if total >= needed {
-                        let detail = format!(
-                            "argument {} is not used: {needed} components are already given",
-                            i + 1
-                        );
-                        self.clue(
-                            TypeClue::ConstructorArgCount {
-                                ty: ty_name,
-                                detail,
-                            },
-                            *s,
-                        );
+                        let detail = format!("argument {} is not used: {needed} components are already given", i + 1);
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     total += a.components().unwrap_or(0);
                 }
                 if total < needed || (is_matrix && total != needed) {
                     let detail = format!("{needed} components expected, {total} given");
-                    self.clue(
-                        TypeClue::ConstructorArgCount {
-                            ty: ty_name,
-                            detail,
-                        },
-                        span,
-                    );
+                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
                     return Type::Unknown(UnknownReason::Error);
                 }
                 Type::Known(target.clone())
             }
             _ => {
-                let arg = known
-                    .first()
-                    .map(|(a, _)| self.name_of(a))
-                    .unwrap_or_default();
+                let arg = known.first().map(|(a, _)| self.name_of(a)).unwrap_or_default();
                 self.clue(TypeClue::ConstructorArgType { ty: ty_name, arg }, span);
                 Type::Unknown(UnknownReason::Error)
             }
@@ -206,22 +146,15 @@ impl<'m> Typer<'m> {
     }
 
     /// The flattened members of a struct (every branch of conditional members) with their types.
-    pub(super) fn struct_members(
-        &self,
-        s: StructId,
-    ) -> Vec<(shaderlab_ir::Name, Option<Ty>, bool)> {
+    pub(super) fn struct_members(&self, s: StructId) -> Vec<(shaderlab_ir::Name, Option<Ty>, bool)> {
         let decl = &self.m.structs[s];
         let mut out = Vec::new();
         for member in &decl.members {
             match member {
-                Guarded::Item(mem) => {
-                    out.push((mem.name, self.spec_ty(&mem.ty, Owner::Global), false))
-                }
+                Guarded::Item(mem) => out.push((mem.name, self.spec_ty(&mem.ty, Owner::Global), false)),
                 Guarded::Cond(_) => {
                     let mut inner = Vec::new();
-                    Guarded::for_each_item(std::slice::from_ref(member), &mut |mem| {
-                        inner.push(mem)
-                    });
+                    Guarded::for_each_item(std::slice::from_ref(member), &mut |mem| inner.push(mem));
                     for mem in inner {
                         out.push((mem.name, self.spec_ty(&mem.ty, Owner::Global), true));
                     }
@@ -232,27 +165,15 @@ impl<'m> Typer<'m> {
     }
 
     /// `S(args)`: one argument per member, each of the member's exact type.
-    pub(super) fn struct_constructor(
-        &mut self,
-        s: StructId,
-        args: &[(Type, Span)],
-        span: Span,
-    ) -> Type {
+    pub(super) fn struct_constructor(&mut self, s: StructId, args: &[(Type, Span)], span: Span) -> Type {
         let members = self.struct_members(s);
         let result = Type::Known(Ty::Struct(s));
-        if members
-            .iter()
-            .any(|(_, t, conditional)| *conditional || t.is_none())
-        {
+        if members.iter().any(|(_, t, conditional)| *conditional || t.is_none()) {
             return result;
         }
         let ty = self.name_of(&Ty::Struct(s));
         if members.len() != args.len() {
-            let detail = format!(
-                "{} arguments expected (one per member), {} given",
-                members.len(),
-                args.len()
-            );
+            let detail = format!("{} arguments expected (one per member), {} given", members.len(), args.len());
             self.clue(TypeClue::ConstructorArgCount { ty, detail }, span);
             return Type::Unknown(UnknownReason::Error);
         }
@@ -269,43 +190,24 @@ impl<'m> Typer<'m> {
     }
 
     /// `base.name`: a struct member or a swizzle.
-    pub(super) fn member(
-        &mut self,
-        owner: Owner,
-        id: ExprId,
-        base: &Ty,
-        name: &str,
-        span: Span,
-    ) -> Type {
+    pub(super) fn member(&mut self, owner: Owner, id: ExprId, base: &Ty, name: &str, span: Span) -> Type {
         match base {
             Ty::Struct(s) => {
                 let members = self.struct_members(*s);
                 match members.iter().position(|(n, _, _)| self.m.name(*n) == name) {
                     Some(i) => {
                         self.out.access.set(owner, id, Access::Field(i));
-                        members[i]
-                            .1
-                            .clone()
-                            .map(Type::Known)
-                            .unwrap_or(Type::Unknown(UnknownReason::Error))
+                        members[i].1.clone().map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
                     }
                     None => {
                         let ty = self.name_of(base);
                         let m = self.m;
                         let names: Vec<&str> = members.iter().map(|(n, _, _)| m.name(*n)).collect();
                         let suggestion = crate::resolve::suggest(name, names.into_iter());
-                        let clue = self.clue(
-                            TypeClue::UndeclaredStructMember {
-                                member: name.into(),
-                                ty,
-                            },
-                            span,
-                        );
+                        let clue = self.clue(TypeClue::UndeclaredStructMember { member: name.into(), ty }, span);
                         if let Some(s) = suggestion {
-                            clue.notes.push(crate::clue::PassNote {
-                                span: None,
-                                message: format!("did you mean '{s}'?"),
-                            });
+                            clue.notes
+                                .push(crate::clue::PassNote { span: None, message: format!("did you mean '{s}'?") });
                         }
                         Type::Unknown(UnknownReason::Error)
                     }
@@ -319,14 +221,7 @@ impl<'m> Typer<'m> {
                 }
                 Err(reason) => {
                     let ty = self.name_of(base);
-                    self.clue(
-                        TypeClue::InvalidSwizzle {
-                            swizzle: name.into(),
-                            ty,
-                            reason,
-                        },
-                        span,
-                    );
+                    self.clue(TypeClue::InvalidSwizzle { swizzle: name.into(), ty, reason }, span);
                     Type::Unknown(UnknownReason::Error)
                 }
             },
@@ -336,14 +231,7 @@ impl<'m> Typer<'m> {
                     Ty::Scalar(_) => "GLSL ES has no scalar swizzle".into(),
                     _ => format!("a {ty} has no members"),
                 };
-                self.clue(
-                    TypeClue::InvalidSwizzle {
-                        swizzle: name.into(),
-                        ty,
-                        reason,
-                    },
-                    span,
-                );
+                self.clue(TypeClue::InvalidSwizzle { swizzle: name.into(), ty, reason }, span);
                 Type::Unknown(UnknownReason::Error)
             }
         }

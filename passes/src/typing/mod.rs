@@ -19,9 +19,8 @@ use crate::ty::{ArrayLen, Ty};
 use crate::variants::{CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::{
-    ArrayDim, CondRegion, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded,
-    Literal, LocalId, Module, ParamKind, Span, Statement, StmtKind, Storage, StructId, TypeInner,
-    TypeSpec,
+    ArrayDim, CondRegion, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, Literal, LocalId,
+    Module, ParamKind, Span, Statement, StmtKind, Storage, StructId, TypeInner, TypeSpec,
 };
 
 /// Why a type is not known.
@@ -97,13 +96,7 @@ pub struct Typing {
 }
 
 pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
-    let mut t = Typer {
-        m: module,
-        res,
-        out: Typing::default(),
-        current: None,
-        ctx: CondCtx::default(),
-    };
+    let mut t = Typer { m: module, res, out: Typing::default(), current: None, ctx: CondCtx::default() };
     t.run();
     t.out
 }
@@ -119,11 +112,7 @@ struct Typer<'m> {
 /// The GLSL name of a type, with struct names.
 pub fn type_name(m: &Module, t: &Ty) -> String {
     match t {
-        Ty::Struct(s) => m
-            .structs
-            .get(*s)
-            .map(|s| m.name(s.name).to_owned())
-            .unwrap_or_else(|| "struct".into()),
+        Ty::Struct(s) => m.structs.get(*s).map(|s| m.name(s.name).to_owned()).unwrap_or_else(|| "struct".into()),
         Ty::Array(base, ArrayLen::Known(n)) => format!("{}[{n}]", type_name(m, base)),
         Ty::Array(base, ArrayLen::Unknown) => format!("{}[]", type_name(m, base)),
         other => other.to_string(),
@@ -195,11 +184,7 @@ impl<'m> Typer<'m> {
         walk: &mut dyn FnMut(&mut Self, &'m [Guarded<T>], &CondCtx),
     ) {
         for (i, b) in region.branches.iter().enumerate() {
-            let inner = if transparent {
-                ctx.clone()
-            } else {
-                ctx.enter(self.m, region, i as u32)
-            };
+            let inner = if transparent { ctx.clone() } else { ctx.enter(self.m, region, i as u32) };
             walk(self, &b.items, &inner);
         }
         if let Some(items) = &region.else_items {
@@ -229,9 +214,7 @@ impl<'m> Typer<'m> {
             }
             GlobalItem::Function(f) => self.function(*f),
             GlobalItem::Struct(s) => {
-                Guarded::for_each_item(&m.structs[*s].members, &mut |mem| {
-                    self.spec_dims(&mem.ty, Owner::Global)
-                });
+                Guarded::for_each_item(&m.structs[*s].members, &mut |mem| self.spec_dims(&mem.ty, Owner::Global));
             }
             GlobalItem::Define(d) => {
                 if let Some(body) = m.macros[*d].body_expr {
@@ -254,10 +237,7 @@ impl<'m> Typer<'m> {
                 Some(Ty::Sampler(s)) => s,
                 _ => unreachable!("checked above"),
             }));
-            self.clue(
-                TypeClue::NonConstructibleReturnType { ty },
-                func.return_type.span,
-            );
+            self.clue(TypeClue::NonConstructibleReturnType { ty }, func.return_type.span);
         }
         let ctx = self.ctx.clone();
         if let Some(body) = &func.body {
@@ -273,9 +253,7 @@ impl<'m> Typer<'m> {
                     self.ctx = ctx.clone();
                     self.stmt(f, s, ctx);
                 }
-                Guarded::Cond(region) => self.region(region, ctx, false, &mut |t, items, ctx| {
-                    t.stmts(f, items, ctx)
-                }),
+                Guarded::Cond(region) => self.region(region, ctx, false, &mut |t, items, ctx| t.stmts(f, items, ctx)),
             }
         }
     }
@@ -319,10 +297,7 @@ impl<'m> Typer<'m> {
                     let declared = self.out.locals[f][l].clone();
                     match (declared, &t) {
                         // `float a[] = float[](...)`: the size comes from the initializer.
-                        (
-                            Some(Ty::Array(base, ArrayLen::Unknown)),
-                            Type::Known(Ty::Array(ib, n)),
-                        ) if base == *ib => {
+                        (Some(Ty::Array(base, ArrayLen::Unknown)), Type::Known(Ty::Array(ib, n))) if base == *ib => {
                             self.out.locals[f][l] = Some(Ty::Array(base, *n));
                         }
                         (Some(declared), _) => {
@@ -334,28 +309,17 @@ impl<'m> Typer<'m> {
                 }
             }
             StmtKind::Struct { id, .. } => {
-                Guarded::for_each_item(&m.structs[*id].members, &mut |mem| {
-                    self.spec_dims(&mem.ty, Owner::Global)
-                });
+                Guarded::for_each_item(&m.structs[*id].members, &mut |mem| self.spec_dims(&mem.ty, Owner::Global));
             }
             StmtKind::Block(b) => self.stmts(f, &b.stmts, ctx),
-            StmtKind::If {
-                condition,
-                accept,
-                reject,
-            } => {
+            StmtKind::If { condition, accept, reject } => {
                 self.condition(owner, *condition);
                 self.stmt(f, accept, ctx);
                 if let Some(r) = reject {
                     self.stmt(f, r, ctx);
                 }
             }
-            StmtKind::For {
-                init,
-                condition,
-                update,
-                body,
-            } => {
+            StmtKind::For { init, condition, update, body } => {
                 if let Some(i) = init {
                     self.stmt(f, i, ctx);
                 }
@@ -378,10 +342,7 @@ impl<'m> Typer<'m> {
             StmtKind::Switch { selector, body } => {
                 let t = self.expr(owner, *selector);
                 if let Type::Known(ty) = t {
-                    if !matches!(
-                        ty,
-                        Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)
-                    ) {
+                    if !matches!(ty, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {
                         let span = m.functions[f].exprs[*selector].span;
                         let found = self.name_of(&ty);
                         self.clue(TypeClue::NonIntegerSwitch { found }, span);
@@ -402,12 +363,8 @@ impl<'m> Typer<'m> {
                             Some(expected) => {
                                 if let Type::Known(found) = t {
                                     if !same_type(&expected, &found) {
-                                        let (expected, found) =
-                                            (self.name_of(&expected), self.name_of(&found));
-                                        self.clue(
-                                            TypeClue::ReturnTypeMismatch { expected, found },
-                                            span,
-                                        );
+                                        let (expected, found) = (self.name_of(&expected), self.name_of(&found));
+                                        self.clue(TypeClue::ReturnTypeMismatch { expected, found }, span);
                                     }
                                 }
                             }
@@ -473,12 +430,8 @@ impl<'m> Typer<'m> {
         let value = match &arena[e].kind {
             Expr::Ident(_) => match self.res.idents.get(owner, e) {
                 Resolved::Symbols(s) => match s.as_slice() {
-                    [Symbol::Global(g)]
-                        if m.globals[*g].qualifiers.storage == Some(Storage::Const) =>
-                    {
-                        m.globals[*g]
-                            .init
-                            .and_then(|i| literal(&m.global_exprs[i].kind))
+                    [Symbol::Global(g)] if m.globals[*g].qualifiers.storage == Some(Storage::Const) => {
+                        m.globals[*g].init.and_then(|i| literal(&m.global_exprs[i].kind))
                     }
                     [Symbol::Local(l)] => match owner {
                         Owner::Function(f) => {
@@ -498,11 +451,7 @@ impl<'m> Typer<'m> {
                 let defs = self.res.macro_refs.get(owner, e);
                 let values: Vec<Option<u64>> = defs
                     .iter()
-                    .map(|d| {
-                        m.macros[*d]
-                            .body_expr
-                            .and_then(|b| literal(&m.global_exprs[b].kind))
-                    })
+                    .map(|d| m.macros[*d].body_expr.and_then(|b| literal(&m.global_exprs[b].kind)))
                     .collect();
                 match values.first() {
                     Some(Some(v)) if values.iter().all(|x| *x == Some(*v)) => Some(*v),
@@ -575,13 +524,7 @@ impl<'m> Typer<'m> {
                     Some(r) => Type::Known(r),
                     None => {
                         let operand = self.name_of(&ty);
-                        self.clue(
-                            TypeClue::InvalidUnaryOperand {
-                                op: op.symbol().into(),
-                                operand,
-                            },
-                            span,
-                        );
+                        self.clue(TypeClue::InvalidUnaryOperand { op: op.symbol().into(), operand }, span);
                         Type::Unknown(UnknownReason::Error)
                     }
                 }
@@ -590,24 +533,13 @@ impl<'m> Typer<'m> {
                 let l = self.expr(owner, *left);
                 let r = self.expr(owner, *right);
                 let (Type::Known(lt), Type::Known(rt)) = (&l, &r) else {
-                    return Type::Unknown(if l.known().is_none() {
-                        l.reason()
-                    } else {
-                        r.reason()
-                    });
+                    return Type::Unknown(if l.known().is_none() { l.reason() } else { r.reason() });
                 };
                 match ops::binary(*op, lt, rt) {
                     Some(t) => Type::Known(t),
                     None => {
                         let (left, right) = (self.name_of(lt), self.name_of(rt));
-                        self.clue(
-                            TypeClue::InvalidBinaryOperands {
-                                op: op.symbol().into(),
-                                left,
-                                right,
-                            },
-                            span,
-                        );
+                        self.clue(TypeClue::InvalidBinaryOperands { op: op.symbol().into(), left, right }, span);
                         Type::Unknown(UnknownReason::Error)
                     }
                 }
@@ -633,11 +565,7 @@ impl<'m> Typer<'m> {
                 };
                 if let Some(r) = result {
                     let value_span = self.arena(owner)[*value].span;
-                    self.check_assign(
-                        tt,
-                        &Type::Known(r),
-                        if op.is_some() { span } else { value_span },
-                    );
+                    self.check_assign(tt, &Type::Known(r), if op.is_some() { span } else { value_span });
                 }
                 t
             }
@@ -647,50 +575,28 @@ impl<'m> Typer<'m> {
                 if let Type::Known(ty) = &t {
                     if !ops::inc_dec(ty) {
                         let sym = match op {
-                            shaderlab_ir::IncDecOp::PreIncrement
-                            | shaderlab_ir::IncDecOp::PostIncrement => "++",
+                            shaderlab_ir::IncDecOp::PreIncrement | shaderlab_ir::IncDecOp::PostIncrement => "++",
                             _ => "--",
                         };
                         let operand = self.name_of(ty);
-                        self.clue(
-                            TypeClue::InvalidUnaryOperand {
-                                op: sym.into(),
-                                operand,
-                            },
-                            span,
-                        );
+                        self.clue(TypeClue::InvalidUnaryOperand { op: sym.into(), operand }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
                 t
             }
-            Expr::Select {
-                condition,
-                accept,
-                reject,
-            } => {
+            Expr::Select { condition, accept, reject } => {
                 self.condition(owner, *condition);
                 let a = self.expr(owner, *accept);
                 let r = self.expr(owner, *reject);
                 let (Type::Known(at), Type::Known(rt)) = (&a, &r) else {
-                    return Type::Unknown(if a.known().is_none() {
-                        a.reason()
-                    } else {
-                        r.reason()
-                    });
+                    return Type::Unknown(if a.known().is_none() { a.reason() } else { r.reason() });
                 };
                 if same_type(at, rt) {
                     a
                 } else {
                     let (left, right) = (self.name_of(at), self.name_of(rt));
-                    self.clue(
-                        TypeClue::InvalidBinaryOperands {
-                            op: "?:".into(),
-                            left,
-                            right,
-                        },
-                        span,
-                    );
+                    self.clue(TypeClue::InvalidBinaryOperands { op: "?:".into(), left, right }, span);
                     Type::Unknown(UnknownReason::Error)
                 }
             }
@@ -715,11 +621,7 @@ impl<'m> Typer<'m> {
                 };
                 self.construct(&target, &arg_types, span)
             }
-            Expr::Member {
-                base,
-                member,
-                member_span,
-            } => {
+            Expr::Member { base, member, member_span } => {
                 let b = self.expr(owner, *base);
                 let Type::Known(bt) = b else {
                     return Type::Unknown(b.reason());
@@ -731,10 +633,7 @@ impl<'m> Typer<'m> {
                 let b = self.expr(owner, *base);
                 let i = self.expr(owner, *index);
                 if let Type::Known(it) = &i {
-                    if !matches!(
-                        it,
-                        Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)
-                    ) {
+                    if !matches!(it, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {
                         let ty = self.name_of(it);
                         let ispan = self.arena(owner)[*index].span;
                         self.clue(TypeClue::NonIntegerIndex { ty }, ispan);
@@ -746,9 +645,7 @@ impl<'m> Typer<'m> {
                 match bt {
                     Ty::Array(elem, _) => Type::Known(*elem),
                     Ty::Vector(k, _) => Type::Known(Ty::Scalar(k)),
-                    Ty::Matrix { rows, .. } => {
-                        Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows))
-                    }
+                    Ty::Matrix { rows, .. } => Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows)),
                     other => {
                         let ty = self.name_of(&other);
                         let bspan = self.arena(owner)[*base].span;
@@ -785,10 +682,9 @@ impl<'m> Typer<'m> {
                 },
                 Owner::Global => Type::Unknown(UnknownReason::Error),
             },
-            Symbol::Global(g) => self.out.globals[*g]
-                .clone()
-                .map(Type::Known)
-                .unwrap_or(Type::Unknown(UnknownReason::Error)),
+            Symbol::Global(g) => {
+                self.out.globals[*g].clone().map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
+            }
             Symbol::Builtin(name) => builtins::variable(name)
                 .map(|v| Type::Known(v.ty.clone()))
                 .unwrap_or(Type::Unknown(UnknownReason::Error)),
@@ -815,9 +711,7 @@ impl<'m> Typer<'m> {
                     Some(first) if types.iter().all(|t| t == first) => first.clone(),
                     // Alternatives that differ only in array length: an array of unknown length.
                     Some(Type::Known(Ty::Array(elem, _)))
-                        if types
-                            .iter()
-                            .all(|t| matches!(t, Type::Known(Ty::Array(e, _)) if e == elem)) =>
+                        if types.iter().all(|t| matches!(t, Type::Known(Ty::Array(e, _)) if e == elem)) =>
                     {
                         Type::Known(Ty::Array(elem.clone(), ArrayLen::Unknown))
                     }
@@ -850,9 +744,7 @@ impl<'m> Typer<'m> {
                 _ => result = Some(t),
             }
         }
-        result
-            .map(Type::Known)
-            .unwrap_or(Type::Unknown(UnknownReason::Macro))
+        result.map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Macro))
     }
 
     /// Report a write to something that is not writable.
@@ -878,8 +770,7 @@ impl<'m> Typer<'m> {
                             return None;
                         };
                         let local = &m.functions[f].locals[*l];
-                        (local.qualifiers.storage == Some(Storage::Const))
-                            .then(|| format!("'{name}' is a constant"))
+                        (local.qualifiers.storage == Some(Storage::Const)).then(|| format!("'{name}' is a constant"))
                     }
                     Symbol::Global(g) => {
                         let global = &m.globals[*g];
@@ -938,33 +829,20 @@ impl<'m> Typer<'m> {
             CallTarget::Callable { user, builtin } => {
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
-                    let mut rets: Vec<Option<Ty>> =
-                        user.iter().map(|f| self.out.returns[*f].clone()).collect();
+                    let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f].clone()).collect();
                     if builtin {
-                        rets.extend(
-                            builtins::overloads(name)
-                                .iter()
-                                .map(|o| Some(o.ret.clone())),
-                        );
+                        rets.extend(builtins::overloads(name).iter().map(|o| Some(o.ret.clone())));
                     }
                     return match rets.first() {
-                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => {
-                            Type::Known(r.clone())
-                        }
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(r.clone()),
                         _ => Type::Unknown(UnknownReason::Variant),
                     };
                 };
                 let known: Option<Vec<Ty>> = args.iter().map(|(t, _)| t.known().cloned()).collect();
                 // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
-                let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> = user
-                    .iter()
-                    .filter_map(|&f| self.param_types(f).map(|p| (f, p)))
-                    .collect();
-                let overloads = if builtin {
-                    builtins::overloads(name)
-                } else {
-                    &[]
-                };
+                let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> =
+                    user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
+                let overloads = if builtin { builtins::overloads(name) } else { &[] };
                 let Some(known) = known else {
                     // Some argument is unknown: settle for a return type all same-arity candidates share.
                     let mut rets: Vec<Option<Ty>> = candidates
@@ -972,28 +850,16 @@ impl<'m> Typer<'m> {
                         .filter(|(_, p)| p.len() == args.len())
                         .map(|(f, _)| self.out.returns[*f].clone())
                         .collect();
-                    rets.extend(
-                        overloads
-                            .iter()
-                            .filter(|o| o.params.len() == args.len())
-                            .map(|o| Some(o.ret.clone())),
-                    );
-                    let reason = args
-                        .iter()
-                        .find_map(|(t, _)| t.known().is_none().then(|| t.reason()));
+                    rets.extend(overloads.iter().filter(|o| o.params.len() == args.len()).map(|o| Some(o.ret.clone())));
+                    let reason = args.iter().find_map(|(t, _)| t.known().is_none().then(|| t.reason()));
                     return match rets.first() {
-                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => {
-                            Type::Known(r.clone())
-                        }
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(r.clone()),
                         _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
                     };
                 };
                 for (f, params) in &candidates {
                     if params.len() == known.len()
-                        && params
-                            .iter()
-                            .zip(&known)
-                            .all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
+                        && params.iter().zip(&known).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
                         self.out.callees.set(owner, id, Callee::User(*f));
                         return self.out.returns[*f]
@@ -1004,9 +870,7 @@ impl<'m> Typer<'m> {
                 }
                 let all = builtins::functions();
                 for o in overloads {
-                    if o.params.len() == known.len()
-                        && o.params.iter().zip(&known).all(|(p, a)| p == a)
-                    {
+                    if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == a) {
                         let index = all.iter().position(|x| std::ptr::eq(x, o)).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
                         return Type::Known(o.ret.clone());
@@ -1015,39 +879,24 @@ impl<'m> Typer<'m> {
                 // No overload matches.
                 if !overloads.is_empty()
                     && candidates.is_empty()
-                    && overloads
-                        .iter()
-                        .all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
+                    && overloads.iter().all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
                 {
-                    let first_ok = known
-                        .first()
-                        .is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(a)));
+                    let first_ok = known.first().is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(a)));
                     if !first_ok {
                         let (found, at) = match (known.first(), args.first()) {
                             (Some(t), Some((_, s))) => (self.name_of(t), *s),
                             _ => ("no argument".into(), span),
                         };
-                        self.clue(
-                            TypeClue::ExpectedSampler {
-                                name: name.into(),
-                                found,
-                            },
-                            at,
-                        );
+                        self.clue(TypeClue::ExpectedSampler { name: name.into(), found }, at);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
                 let mut listed: Vec<String> = candidates
                     .iter()
                     .map(|(f, params)| {
-                        let ps: Vec<String> = params
-                            .iter()
-                            .map(|p| p.as_ref().map(|t| self.name_of(t)).unwrap_or("?".into()))
-                            .collect();
-                        let ret = self.out.returns[*f]
-                            .as_ref()
-                            .map(|t| self.name_of(t))
-                            .unwrap_or("?".into());
+                        let ps: Vec<String> =
+                            params.iter().map(|p| p.as_ref().map(|t| self.name_of(t)).unwrap_or("?".into())).collect();
+                        let ret = self.out.returns[*f].as_ref().map(|t| self.name_of(t)).unwrap_or("?".into());
                         format!("{ret} {}({})", m.name(m.functions[*f].name), ps.join(", "))
                     })
                     .collect();
@@ -1058,25 +907,15 @@ impl<'m> Typer<'m> {
                 listed.dedup();
                 let arg_names = known.iter().map(|t| self.name_of(t)).collect();
                 let clue = self.clue(
-                    TypeClue::NoMatchingOverload {
-                        name: name.into(),
-                        args: arg_names,
-                        candidates: listed.clone(),
-                    },
+                    TypeClue::NoMatchingOverload { name: name.into(), args: arg_names, candidates: listed.clone() },
                     span,
                 );
                 let shown = listed.len().min(10);
                 for c in &listed[..shown] {
-                    clue.notes.push(PassNote {
-                        span: None,
-                        message: format!("candidate: {c}"),
-                    });
+                    clue.notes.push(PassNote { span: None, message: format!("candidate: {c}") });
                 }
                 if listed.len() > shown {
-                    clue.notes.push(PassNote {
-                        span: None,
-                        message: format!("{} more", listed.len() - shown),
-                    });
+                    clue.notes.push(PassNote { span: None, message: format!("{} more", listed.len() - shown) });
                 }
                 Type::Unknown(UnknownReason::Error)
             }
@@ -1119,11 +958,9 @@ fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
         Expr::Literal(Literal::Uint { .. }) => Some(Ty::UINT),
         Expr::Literal(Literal::Float { .. }) => Some(Ty::FLOAT),
         Expr::Unary { op, operand } => ops::unary(*op, &self_contained_type(m, *operand)?),
-        Expr::Binary { op, left, right } => ops::binary(
-            *op,
-            &self_contained_type(m, *left)?,
-            &self_contained_type(m, *right)?,
-        ),
+        Expr::Binary { op, left, right } => {
+            ops::binary(*op, &self_contained_type(m, *left)?, &self_contained_type(m, *right)?)
+        }
         Expr::Construct { ty, args } if ty.dims.is_empty() => {
             let t = Ty::from_inner(m.types.get(ty.base))?;
             let mut ok = true;
@@ -1132,4 +969,10 @@ fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
         }
         _ => None,
     }
+}
+
+/// The resolved type of a struct member (array sizes counted only when literal or simple constants).
+pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMember) -> Option<Ty> {
+    let t = Typer { m, res, out: Typing::default(), current: None, ctx: CondCtx::default() };
+    t.spec_ty(&member.ty, Owner::Global)
 }

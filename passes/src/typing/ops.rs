@@ -17,9 +17,7 @@ fn arithmetic(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
         (Ty::Scalar(a), Ty::Scalar(b)) if a == b && *a != ScalarKind::Bool => {
             (!integer_only || is_int(*a)).then(|| l.clone())
         }
-        (Ty::Scalar(a), Ty::Vector(b, _)) | (Ty::Vector(b, _), Ty::Scalar(a))
-            if a == b && *a != ScalarKind::Bool =>
-        {
+        (Ty::Scalar(a), Ty::Vector(b, _)) | (Ty::Vector(b, _), Ty::Scalar(a)) if a == b && *a != ScalarKind::Bool => {
             let v = if matches!(l, Ty::Vector(..)) { l } else { r };
             (!integer_only || is_int(*a)).then(|| v.clone())
         }
@@ -30,20 +28,8 @@ fn arithmetic(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
         // Matrices: float only.
         (Ty::Scalar(ScalarKind::Float), Ty::Matrix { .. }) => Some(r.clone()),
         (Ty::Matrix { .. }, Ty::Scalar(ScalarKind::Float)) => Some(l.clone()),
-        (
-            Ty::Matrix {
-                columns: c1,
-                rows: r1,
-            },
-            Ty::Matrix {
-                columns: c2,
-                rows: r2,
-            },
-        ) => match op {
-            Mul => (c1 == r2).then_some(Ty::Matrix {
-                columns: *c2,
-                rows: *r1,
-            }),
+        (Ty::Matrix { columns: c1, rows: r1 }, Ty::Matrix { columns: c2, rows: r2 }) => match op {
+            Mul => (c1 == r2).then_some(Ty::Matrix { columns: *c2, rows: *r1 }),
             _ => (c1 == c2 && r1 == r2).then(|| l.clone()),
         },
         (Ty::Vector(ScalarKind::Float, n), Ty::Matrix { columns, rows }) if op == Mul => {
@@ -66,15 +52,11 @@ pub fn binary(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
             _ => None,
         },
         Equal | NotEqual => (l == r && comparable(l)).then_some(Ty::BOOL),
-        LogicalAnd | LogicalOr | LogicalXor => {
-            (*l == Ty::BOOL && *r == Ty::BOOL).then_some(Ty::BOOL)
-        }
+        LogicalAnd | LogicalOr | LogicalXor => (*l == Ty::BOOL && *r == Ty::BOOL).then_some(Ty::BOOL),
         ShiftLeft | ShiftRight => match (l, r) {
             (Ty::Scalar(a), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(l.clone()),
             (Ty::Vector(a, _), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(l.clone()),
-            (Ty::Vector(a, n), Ty::Vector(b, m)) if is_int(*a) && is_int(*b) && n == m => {
-                Some(l.clone())
-            }
+            (Ty::Vector(a, n), Ty::Vector(b, m)) if is_int(*a) && is_int(*b) && n == m => Some(l.clone()),
             _ => None,
         },
     }
@@ -107,8 +89,7 @@ pub fn unary(op: UnaryOp, t: &Ty) -> Option<Ty> {
 
 /// `++`/`--` apply to numeric scalars, vectors and matrices.
 pub fn inc_dec(t: &Ty) -> bool {
-    matches!(t, Ty::Scalar(k) | Ty::Vector(k, _) if *k != ScalarKind::Bool)
-        || matches!(t, Ty::Matrix { .. })
+    matches!(t, Ty::Scalar(k) | Ty::Vector(k, _) if *k != ScalarKind::Bool) || matches!(t, Ty::Matrix { .. })
 }
 
 #[cfg(test)]
@@ -117,44 +98,20 @@ mod tests {
     use ScalarKind::*;
 
     const VEC3: Ty = Ty::Vector(Float, 3);
-    const MAT4: Ty = Ty::Matrix {
-        columns: 4,
-        rows: 4,
-    };
+    const MAT4: Ty = Ty::Matrix { columns: 4, rows: 4 };
 
     #[test]
     fn operator_table() {
         assert_eq!(binary(BinaryOp::Add, &VEC3, &VEC3), Some(VEC3));
         assert_eq!(binary(BinaryOp::Add, &VEC3, &MAT4), None);
         assert_eq!(binary(BinaryOp::Add, &Ty::INT, &Ty::FLOAT), None);
-        assert_eq!(
-            binary(BinaryOp::Mul, &Ty::Vector(Float, 4), &MAT4),
-            Some(Ty::Vector(Float, 4))
-        );
-        let m23 = Ty::Matrix {
-            columns: 2,
-            rows: 3,
-        };
-        let m32 = Ty::Matrix {
-            columns: 3,
-            rows: 2,
-        };
-        assert_eq!(
-            binary(BinaryOp::Mul, &m23, &m32),
-            Some(Ty::Matrix {
-                columns: 3,
-                rows: 3
-            })
-        );
-        assert_eq!(
-            binary(BinaryOp::Mul, &m23, &Ty::Vector(Float, 2)),
-            Some(Ty::Vector(Float, 3))
-        );
+        assert_eq!(binary(BinaryOp::Mul, &Ty::Vector(Float, 4), &MAT4), Some(Ty::Vector(Float, 4)));
+        let m23 = Ty::Matrix { columns: 2, rows: 3 };
+        let m32 = Ty::Matrix { columns: 3, rows: 2 };
+        assert_eq!(binary(BinaryOp::Mul, &m23, &m32), Some(Ty::Matrix { columns: 3, rows: 3 }));
+        assert_eq!(binary(BinaryOp::Mul, &m23, &Ty::Vector(Float, 2)), Some(Ty::Vector(Float, 3)));
         assert_eq!(binary(BinaryOp::Rem, &Ty::FLOAT, &Ty::FLOAT), None);
-        assert_eq!(
-            binary(BinaryOp::ShiftLeft, &Ty::Vector(Int, 2), &Ty::UINT),
-            Some(Ty::Vector(Int, 2))
-        );
+        assert_eq!(binary(BinaryOp::ShiftLeft, &Ty::Vector(Int, 2), &Ty::UINT), Some(Ty::Vector(Int, 2)));
         assert_eq!(binary(BinaryOp::Less, &VEC3, &VEC3), None);
         assert_eq!(binary(BinaryOp::Equal, &VEC3, &VEC3), Some(Ty::BOOL));
         assert_eq!(unary(UnaryOp::Negate, &Ty::BOOL), None);

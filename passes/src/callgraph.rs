@@ -1,0 +1,162 @@
+//! The call graph: which user functions each function calls, per pass and entry the reachable functions in
+//! callee-before-caller order (the order backends emit them in), and recursion cycles.
+//!
+//! Input contract: the module, its [`Resolution`] and [`Typing`]. A call whose overload typing resolved has one
+//! edge; a call typing could not resolve (unknown argument types) has an edge to every user candidate the
+//! resolution found, so reachability never misses a function.
+
+use crate::clue::{PassClue, PassClueKind, PassNote};
+use crate::resolve::{CallTarget, Resolution};
+use crate::table::Owner;
+use crate::typing::{Callee, Typing};
+use cranelift_entity::SecondaryMap;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::DfsPostOrder;
+use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
+use std::collections::HashMap;
+
+/// One call site.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallSite {
+    pub callee: FunctionId,
+    pub span: Span,
+}
+
+#[derive(Debug, Default)]
+pub struct CallGraph {
+    /// Calls made by each function, in source order.
+    pub calls: SecondaryMap<FunctionId, Vec<CallSite>>,
+    /// Per pass: (vertex entry, fragment entry) definitions.
+    pub entries: SecondaryMap<PassId, (Option<FunctionId>, Option<FunctionId>)>,
+    /// Per pass: functions reachable from the vertex entry, callees before callers, entry last.
+    pub vertex_order: SecondaryMap<PassId, Vec<FunctionId>>,
+    pub fragment_order: SecondaryMap<PassId, Vec<FunctionId>>,
+    pub clues: Vec<PassClue>,
+}
+
+/// The function definition an entry name refers to in a pass: the last definition with a body in the pass's
+/// scope chain (inner levels hide outer ones).
+pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId> {
+    let PassKind::Program { scope, .. } = &m.passes.get(pass)?.kind else { return None };
+    let mut found = None;
+    for s in m.scope_chain(*scope) {
+        Guarded::for_each_item(&m.scopes[s].items, &mut |item| {
+            if let GlobalItem::Function(f) = item {
+                if m.functions[*f].name == name && m.functions[*f].body.is_some() {
+                    found = Some(*f);
+                }
+            }
+        });
+    }
+    found
+}
+
+pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
+    let mut out = CallGraph::default();
+    let mut graph: DiGraph<FunctionId, Span> = DiGraph::new();
+    let nodes: HashMap<FunctionId, NodeIndex> = m.functions.keys().map(|f| (f, graph.add_node(f))).collect();
+    // A call to a prototype goes to the definition with the same name and parameter types.
+    let definition = |f: FunctionId| -> FunctionId {
+        if m.functions[f].body.is_some() {
+            return f;
+        }
+        let proto = &m.functions[f];
+        m.functions
+            .iter()
+            .find(|(id, d)| d.body.is_some() && d.name == proto.name && same_params(m, typing, f, *id))
+            .map(|(id, _)| id)
+            .unwrap_or(f)
+    };
+    for (f, func) in m.functions.iter() {
+        let owner = Owner::Function(f);
+        let mut sites = Vec::new();
+        for (e, expr) in func.exprs.iter() {
+            let Expr::Call { callee_span, .. } = &expr.kind else { continue };
+            let targets: Vec<FunctionId> = match typing.callees.get(owner, e) {
+                Callee::User(t) => vec![*t],
+                Callee::Builtin(_) | Callee::Struct(_) => Vec::new(),
+                Callee::None => match res.calls.get(owner, e) {
+                    CallTarget::Callable { user, .. } => user.clone(),
+                    _ => Vec::new(),
+                },
+            };
+            for t in targets {
+                sites.push(CallSite { callee: definition(t), span: *callee_span });
+            }
+        }
+        for s in &sites {
+            if let (Some(&a), Some(&b)) = (nodes.get(&f), nodes.get(&s.callee)) {
+                graph.add_edge(a, b, s.span);
+            }
+        }
+        out.calls[f] = sites;
+    }
+
+    // Recursion: each strongly connected component with a cycle, once.
+    for scc in petgraph::algo::tarjan_scc(&graph) {
+        let cyclic = scc.len() > 1 || scc.first().is_some_and(|&n| graph.find_edge(n, n).is_some());
+        if !cyclic {
+            continue;
+        }
+        let mut members: Vec<FunctionId> = scc.iter().map(|&n| graph[n]).collect();
+        members.sort_by_key(|f| (m.functions[*f].span.file, m.functions[*f].span.start));
+        let first = members[0];
+        // The call inside the cycle that targets its first function.
+        let Some((caller, site)) =
+            members.iter().find_map(|&c| out.calls[c].iter().find(|s| s.callee == first).map(|s| (c, s.clone())))
+        else {
+            continue;
+        };
+        let name = m.name(m.functions[first].name).to_owned();
+        let cycle = members.iter().map(|f| m.name(m.functions[*f].name).to_owned()).collect();
+        let mut clue = PassClue::new(PassClueKind::Recursion { function: name, cycle }, site.span);
+        for &c in &members {
+            for s in &out.calls[c] {
+                if members.contains(&s.callee) && !(c == caller && s.span == site.span) {
+                    clue.notes.push(PassNote {
+                        span: Some(s.span),
+                        message: format!(
+                            "'{}' calls '{}' here",
+                            m.name(m.functions[c].name),
+                            m.name(m.functions[s.callee].name)
+                        ),
+                    });
+                }
+            }
+        }
+        out.clues.push(clue);
+    }
+
+    // Per pass: entries and reachable functions, callees first.
+    for (pass, p) in m.passes.iter() {
+        let PassKind::Program { vertex, fragment, .. } = &p.kind else { continue };
+        let v = vertex.as_ref().and_then(|e| entry_function(m, pass, e.name));
+        let fr = fragment.as_ref().and_then(|e| entry_function(m, pass, e.name));
+        out.entries[pass] = (v, fr);
+        let order = |entry: Option<FunctionId>| -> Vec<FunctionId> {
+            let Some(entry) = entry.and_then(|e| nodes.get(&e).copied()) else { return Vec::new() };
+            let mut dfs = DfsPostOrder::new(&graph, entry);
+            let mut list = Vec::new();
+            while let Some(n) = dfs.next(&graph) {
+                list.push(graph[n]);
+            }
+            list
+        };
+        out.vertex_order[pass] = order(v);
+        out.fragment_order[pass] = order(fr);
+    }
+    out
+}
+
+fn same_params(m: &Module, typing: &Typing, a: FunctionId, b: FunctionId) -> bool {
+    let params = |id: FunctionId| -> Vec<Option<crate::ty::Ty>> {
+        let mut out = Vec::new();
+        Guarded::for_each_item(&m.functions[id].params, &mut |p| {
+            if let shaderlab_ir::ParamKind::Declared { local } = p.kind {
+                out.push(typing.locals[id][local].clone());
+            }
+        });
+        out
+    };
+    params(a) == params(b)
+}

@@ -1,0 +1,556 @@
+//! IO role inference, per pass: which struct is the attributes struct (the vertex entry's parameter), the
+//! varyings struct (the vertex entry's return, the fragment entry's parameter), the MRT struct (the fragment
+//! entry's return); which members each stage reads and writes, through every function the stage reaches
+//! (helpers that take or return those structs included, and members used by their bare names); and which
+//! output builtins each stage writes.
+//!
+//! Input contract: the module, [`Resolution`], [`Typing`] and the [`CallGraph`]. Output: [`IoRoles`] with clues
+//! of category G, plus NotAnLValue for writes to stage inputs.
+
+use crate::builtins;
+use crate::callgraph::CallGraph;
+use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
+use crate::resolve::{Resolution, Resolved, Symbol};
+use crate::table::Owner;
+use crate::ty::Ty;
+use crate::typing::{type_name, Callee, Type, Typing};
+use cranelift_entity::SecondaryMap;
+use shaderlab_ir::{
+    Expr, ExprId, FunctionId, Guarded, Interpolation, Module, Name, ParamKind, PassId, PassKind, ScalarKind, Span,
+    StructId,
+};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// Category G.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IoClue {
+    VertexEntryReturnType { found: String },
+    FragmentEntryReturnType { found: String },
+    InvalidVaryingStruct { member: String, ty: String },
+    NestedIOStruct { member: String },
+    StructRoleConflict { name: String, first: String, second: String },
+    GlFragColorWithMrt { first: String, second: String },
+    MissingVertexPosition { entry: String },
+    NonFlatIntegerVarying { member: String },
+    InvalidMrtLocation { member: String, reason: String },
+    VaryingNotWritten { member: String },
+    StageMismatch { name: String, stage: String },
+}
+
+impl IoClue {
+    pub fn code(&self) -> &'static str {
+        match self {
+            IoClue::VertexEntryReturnType { .. } => "VertexEntryReturnType",
+            IoClue::FragmentEntryReturnType { .. } => "FragmentEntryReturnType",
+            IoClue::InvalidVaryingStruct { .. } => "InvalidVaryingStruct",
+            IoClue::NestedIOStruct { .. } => "NestedIOStruct",
+            IoClue::StructRoleConflict { .. } => "StructRoleConflict",
+            IoClue::GlFragColorWithMrt { .. } => "GlFragColorWithMrt",
+            IoClue::MissingVertexPosition { .. } => "MissingVertexPosition",
+            IoClue::NonFlatIntegerVarying { .. } => "NonFlatIntegerVarying",
+            IoClue::InvalidMrtLocation { .. } => "InvalidMrtLocation",
+            IoClue::VaryingNotWritten { .. } => "VaryingNotWritten",
+            IoClue::StageMismatch { .. } => "StageMismatch",
+        }
+    }
+}
+
+/// How the fragment stage produces its color.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum FragmentOutput {
+    /// Nothing written (or unknown).
+    #[default]
+    None,
+    /// `gl_FragColor = ...`
+    GlFragColor,
+    /// `gl_FragData[i] = ...`
+    GlFragData,
+    /// `vec4 frag(...)`: the returned value.
+    ReturnedColor,
+    /// An MRT struct returned, with `(member, location)`.
+    Mrt(StructId),
+}
+
+/// The IO facts of one pass.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassIo {
+    pub vertex_entry: Option<FunctionId>,
+    pub fragment_entry: Option<FunctionId>,
+    pub attributes: Option<StructId>,
+    pub varyings: Option<StructId>,
+    pub mrt: Option<StructId>,
+    pub output: FragmentOutput,
+    /// Attribute members the vertex stage reads.
+    pub attributes_read: BTreeSet<Name>,
+    /// Varying members the vertex stage writes / the fragment stage reads.
+    pub varyings_written: BTreeSet<Name>,
+    pub varyings_read: BTreeSet<Name>,
+    /// Output builtins written per stage (`gl_Position`, `gl_FragColor`, `gl_FragData`, ...).
+    pub vertex_builtins: BTreeSet<&'static str>,
+    pub fragment_builtins: BTreeSet<&'static str>,
+}
+
+#[derive(Debug, Default)]
+pub struct IoRoles {
+    pub passes: SecondaryMap<PassId, Option<PassIo>>,
+    pub clues: Vec<PassClue>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Vertex,
+    Fragment,
+}
+
+impl Stage {
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+        }
+    }
+}
+
+pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &CallGraph) -> IoRoles {
+    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::new() };
+    for (pass, p) in m.passes.iter() {
+        if !matches!(p.kind, PassKind::Program { .. }) {
+            continue;
+        }
+        let (v, f) = calls.entries.get(pass).cloned().unwrap_or_default();
+        let io = cx.pass(v, f, &calls.vertex_order[pass], &calls.fragment_order[pass]);
+        cx.out.passes[pass] = Some(io);
+    }
+    cx.out
+}
+
+struct IoCx<'m> {
+    m: &'m Module,
+    res: &'m Resolution,
+    typing: &'m Typing,
+    out: IoRoles,
+    /// (span, code): passes share functions, so a problem is reported once.
+    reported: HashSet<(Span, &'static str)>,
+}
+
+/// A struct-typed parameter or return: the struct, when the type is a struct.
+fn struct_of(t: &Option<Ty>) -> Option<StructId> {
+    match t {
+        Some(Ty::Struct(s)) => Some(*s),
+        _ => None,
+    }
+}
+
+impl<'m> IoCx<'m> {
+    fn push(&mut self, kind: PassClueKind, span: Span, notes: Vec<PassNote>) {
+        if self.reported.insert((span, kind.code())) {
+            let mut clue = PassClue::new(kind, span);
+            clue.notes = notes;
+            self.out.clues.push(clue);
+        }
+    }
+
+    fn io(&mut self, clue: IoClue, span: Span) {
+        self.push(PassClueKind::Io(clue), span, Vec::new());
+    }
+
+    fn params(&self, f: FunctionId) -> Vec<(Option<Ty>, Span)> {
+        let func = &self.m.functions[f];
+        let mut out = Vec::new();
+        Guarded::for_each_item(&func.params, &mut |p| match p.kind {
+            ParamKind::Declared { local } => out.push((self.typing.locals[f][local].clone(), p.span)),
+            ParamKind::Macro { .. } => out.push((None, p.span)),
+        });
+        out
+    }
+
+    fn pass(
+        &mut self,
+        v: Option<FunctionId>,
+        fr: Option<FunctionId>,
+        vorder: &[FunctionId],
+        forder: &[FunctionId],
+    ) -> PassIo {
+        let m = self.m;
+        let mut io = PassIo { vertex_entry: v, fragment_entry: fr, ..PassIo::default() };
+        // Roles from the entry signatures.
+        let mut roles: Vec<(StructId, &'static str, Span)> = Vec::new();
+        if let Some(v) = v {
+            let func = &m.functions[v];
+            let ret = self.typing.returns[v].clone();
+            match &ret {
+                Some(Ty::Void) | Some(Ty::Struct(_)) | None => {}
+                Some(other) => {
+                    let found = type_name(m, other);
+                    self.io(IoClue::VertexEntryReturnType { found }, func.return_type.span);
+                }
+            }
+            io.varyings = struct_of(&ret);
+            let params = self.params(v);
+            if params.len() > 1 || params.first().is_some_and(|(t, _)| t.is_some() && struct_of(t).is_none()) {
+                let found = params
+                    .iter()
+                    .map(|(t, _)| t.as_ref().map(|t| type_name(m, t)).unwrap_or("?".into()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let span = params.last().map(|(_, s)| *s).unwrap_or(func.name_span);
+                self.io(IoClue::VertexEntryReturnType { found: format!("parameters ({found})") }, span);
+            }
+            io.attributes = params.first().and_then(|(t, _)| struct_of(t));
+            if let Some(a) = io.attributes {
+                roles.push((a, "attributes", params[0].1));
+            }
+            if let Some(s) = io.varyings {
+                roles.push((s, "varyings", func.return_type.span));
+            }
+        }
+        if let Some(f) = fr {
+            let func = &m.functions[f];
+            let ret = self.typing.returns[f].clone();
+            match &ret {
+                Some(Ty::Void) | None => {}
+                Some(Ty::Vector(ScalarKind::Float, 4)) => io.output = FragmentOutput::ReturnedColor,
+                Some(Ty::Struct(s)) => {
+                    io.mrt = Some(*s);
+                    io.output = FragmentOutput::Mrt(*s);
+                    roles.push((*s, "MRT output", func.return_type.span));
+                }
+                Some(other) => {
+                    let found = type_name(m, other);
+                    self.io(IoClue::FragmentEntryReturnType { found }, func.return_type.span);
+                }
+            }
+            let params = self.params(f);
+            if params.len() > 1 || params.first().is_some_and(|(t, _)| t.is_some() && struct_of(t).is_none()) {
+                let span = params.last().map(|(_, s)| *s).unwrap_or(func.name_span);
+                self.io(
+                    IoClue::FragmentEntryReturnType { found: "parameters other than the varyings struct".into() },
+                    span,
+                );
+            }
+            if let Some(s) = params.first().and_then(|(t, _)| struct_of(t)) {
+                if io.varyings.is_none() {
+                    io.varyings = Some(s);
+                }
+                roles.push((s, "varyings", params[0].1));
+            }
+        }
+        // One struct, one role.
+        roles.sort_by_key(|(_, _, span)| (span.file, span.start));
+        let mut seen: BTreeMap<StructId, &'static str> = BTreeMap::new();
+        for (s, role, span) in &roles {
+            match seen.get(s) {
+                Some(first) if first != role => {
+                    let name = m.name(m.structs[*s].name).to_owned();
+                    self.io(IoClue::StructRoleConflict { name, first: (*first).into(), second: (*role).into() }, *span);
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(*s, role);
+                }
+            }
+        }
+        if let Some(a) = io.attributes {
+            self.check_io_struct(a, false);
+        }
+        if let Some(s) = io.varyings {
+            self.check_io_struct(s, true);
+        }
+        if let Some(s) = io.mrt {
+            self.check_mrt(s);
+        }
+        // Uses, per stage.
+        let inputs_v: Vec<StructId> = io.attributes.into_iter().collect();
+        let inputs_f: Vec<StructId> = io.varyings.into_iter().collect();
+        for &f in vorder {
+            self.uses(f, Stage::Vertex, &io.clone(), &inputs_v, &mut |kind, s, name, write| match kind {
+                UseKind::Member if Some(s) == io.attributes && !write => {
+                    io.attributes_read.insert(name);
+                }
+                UseKind::Member if Some(s) == io.varyings && write => {
+                    io.varyings_written.insert(name);
+                }
+                _ => {}
+            });
+        }
+        for &f in forder {
+            self.uses(f, Stage::Fragment, &io.clone(), &inputs_f, &mut |kind, s, name, write| {
+                if kind == UseKind::Member && Some(s) == io.varyings && !write {
+                    io.varyings_read.insert(name);
+                }
+            });
+        }
+        for &f in vorder {
+            io.vertex_builtins.extend(self.builtins_written(f));
+        }
+        for &f in forder {
+            io.fragment_builtins.extend(self.builtins_written(f));
+        }
+        // Vertex position.
+        if let Some(v) = v {
+            if !io.vertex_builtins.contains("gl_Position") && !self.writes_unknown(vorder) {
+                let entry = m.name(m.functions[v].name).to_owned();
+                self.io(IoClue::MissingVertexPosition { entry }, m.functions[v].name_span);
+            }
+        }
+        // One fragment output mechanism.
+        if let Some(f) = fr {
+            let mut mechanisms: Vec<&'static str> = Vec::new();
+            if io.fragment_builtins.contains("gl_FragColor") {
+                mechanisms.push("gl_FragColor");
+            }
+            if io.fragment_builtins.contains("gl_FragData") {
+                mechanisms.push("gl_FragData");
+            }
+            match io.output {
+                FragmentOutput::ReturnedColor => mechanisms.push("a returned color"),
+                FragmentOutput::Mrt(_) => mechanisms.push("an MRT struct"),
+                _ => {
+                    io.output = match mechanisms.first() {
+                        Some(&"gl_FragColor") => FragmentOutput::GlFragColor,
+                        Some(_) => FragmentOutput::GlFragData,
+                        None => FragmentOutput::None,
+                    }
+                }
+            }
+            if mechanisms.len() > 1 {
+                let span = m.functions[f].name_span;
+                self.io(IoClue::GlFragColorWithMrt { first: mechanisms[0].into(), second: mechanisms[1].into() }, span);
+            }
+        }
+        // Varyings the fragment reads that the vertex never writes.
+        if let (Some(s), Some(_)) = (io.varyings, v) {
+            for member in io.varyings_read.difference(&io.varyings_written) {
+                let span = self.member_span(s, *member);
+                let name = m.name(*member).to_owned();
+                self.io(IoClue::VaryingNotWritten { member: name }, span);
+            }
+        }
+        io
+    }
+
+    /// Whether some reachable function writes through something unknown (a macro), which may be gl_Position.
+    fn writes_unknown(&self, order: &[FunctionId]) -> bool {
+        order.iter().any(|&f| self.m.functions[f].exprs.values().any(|e| matches!(e.kind, Expr::MacroRef { .. })))
+    }
+
+    fn member_span(&self, s: StructId, name: Name) -> Span {
+        let mut span = self.m.structs[s].name_span;
+        Guarded::for_each_item(&self.m.structs[s].members, &mut |mem| {
+            if mem.name == name {
+                span = mem.name_span;
+            }
+        });
+        span
+    }
+
+    fn check_io_struct(&mut self, s: StructId, varyings: bool) {
+        let m = self.m;
+        let mut members = Vec::new();
+        Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push(mem));
+        for mem in members {
+            let ty = self.member_ty(s, mem.name);
+            let name = m.name(mem.name).to_owned();
+            let Some(ty) = ty else { continue };
+            let base = match &ty {
+                Ty::Array(b, _) if varyings => (**b).clone(),
+                other => other.clone(),
+            };
+            match &base {
+                Ty::Struct(_) => self.io(IoClue::NestedIOStruct { member: name }, mem.span),
+                Ty::Scalar(ScalarKind::Bool)
+                | Ty::Vector(ScalarKind::Bool, _)
+                | Ty::Sampler(_)
+                | Ty::Array(..)
+                | Ty::Void => {
+                    let ty = type_name(m, &ty);
+                    self.io(IoClue::InvalidVaryingStruct { member: name, ty }, mem.span);
+                }
+                Ty::Scalar(k) | Ty::Vector(k, _) if varyings && matches!(k, ScalarKind::Int | ScalarKind::Uint) => {
+                    if mem.qualifiers.interpolation != Some(Interpolation::Flat) {
+                        self.io(IoClue::NonFlatIntegerVarying { member: name }, mem.span);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn member_ty(&self, s: StructId, name: Name) -> Option<Ty> {
+        let mut out = None;
+        Guarded::for_each_item(&self.m.structs[s].members, &mut |mem| {
+            if mem.name == name && out.is_none() {
+                out = crate::typing::member_type(self.m, self.res, mem);
+            }
+        });
+        out
+    }
+
+    fn check_mrt(&mut self, s: StructId) {
+        let m = self.m;
+        let mut members = Vec::new();
+        Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push(mem));
+        let mut used: BTreeMap<i64, Span> = BTreeMap::new();
+        let location = m.names.lookup("location");
+        for mem in members {
+            let name = m.name(mem.name).to_owned();
+            let loc = mem.qualifiers.layout.iter().find(|l| Some(l.name) == location).and_then(|l| l.value);
+            let reason = match loc {
+                None => Some("missing 'layout(location = N)'".to_owned()),
+                Some(n) if !(0..8).contains(&n) => Some(format!("location {n} is not in 0..7")),
+                Some(n) => match used.get(&n) {
+                    Some(_) => Some(format!("location {n} is used twice")),
+                    None => {
+                        used.insert(n, mem.span);
+                        None
+                    }
+                },
+            };
+            let ty_ok = matches!(self.member_ty(s, mem.name), Some(Ty::Scalar(k) | Ty::Vector(k, _)) if k != ScalarKind::Bool)
+                || self.member_ty(s, mem.name).is_none();
+            let reason =
+                reason.or_else(|| (!ty_ok).then(|| "an MRT member is a float, int or uint scalar or vector".into()));
+            if let Some(reason) = reason {
+                self.io(IoClue::InvalidMrtLocation { member: name, reason }, mem.span);
+            }
+        }
+    }
+
+    /// Builtins written (as assignment targets) in a function.
+    fn builtins_written(&self, f: FunctionId) -> Vec<&'static str> {
+        let func = &self.m.functions[f];
+        let owner = Owner::Function(f);
+        let mut out = Vec::new();
+        for (_, e) in func.exprs.iter() {
+            let target = match &e.kind {
+                Expr::Assign { target, .. } | Expr::IncDec { target, .. } => *target,
+                _ => continue,
+            };
+            let root = root_of(func, target);
+            if let Resolved::Symbols(s) = self.res.idents.get(owner, root) {
+                for sym in s {
+                    if let Symbol::Builtin(name) = sym {
+                        out.push(*name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Visit IO-struct member uses of a function; report stage mismatches and writes to stage inputs.
+    fn uses(
+        &mut self,
+        f: FunctionId,
+        stage: Stage,
+        io: &PassIo,
+        inputs: &[StructId],
+        on_use: &mut dyn FnMut(UseKind, StructId, Name, bool),
+    ) {
+        let m = self.m;
+        let func = &m.functions[f];
+        let owner = Owner::Function(f);
+        // Expressions that are written: assignment targets and everything on their base chains.
+        let mut written: HashSet<ExprId> = HashSet::new();
+        for (_, e) in func.exprs.iter() {
+            if let Expr::Assign { target, .. } | Expr::IncDec { target, .. } = &e.kind {
+                let mut t = *target;
+                loop {
+                    written.insert(t);
+                    match &func.exprs[t].kind {
+                        Expr::Member { base, .. } | Expr::Index { base, .. } => t = *base,
+                        _ => break,
+                    }
+                }
+            }
+        }
+        let stage_io = [io.attributes, io.varyings, io.mrt];
+        for (id, e) in func.exprs.iter() {
+            match &e.kind {
+                Expr::Member { base, member, .. } => {
+                    if let Type::Known(Ty::Struct(s)) = self.typing.exprs.get(owner, *base) {
+                        if stage_io.contains(&Some(*s)) {
+                            let write = written.contains(&id);
+                            on_use(UseKind::Member, *s, *member, write);
+                            if write && inputs.contains(s) {
+                                self.not_writable(*s, *member, stage, e.span);
+                            }
+                        }
+                    }
+                }
+                Expr::Ident(_) => {
+                    if let Resolved::Symbols(symbols) = self.res.idents.get(owner, id) {
+                        for sym in symbols {
+                            match sym {
+                                Symbol::IoMember(s, name) => {
+                                    let write = written.contains(&id);
+                                    on_use(UseKind::Member, *s, *name, write);
+                                    if write && inputs.contains(s) {
+                                        self.not_writable(*s, *name, stage, e.span);
+                                    }
+                                }
+                                Symbol::Builtin(name) => {
+                                    if let Some(var) = builtins::variable(name) {
+                                        let ok = match stage {
+                                            Stage::Vertex => var.stages.vertex,
+                                            Stage::Fragment => var.stages.fragment,
+                                        };
+                                        if !ok {
+                                            let clue = IoClue::StageMismatch {
+                                                name: (*name).into(),
+                                                stage: stage.name().into(),
+                                            };
+                                            self.io(clue, e.span);
+                                        }
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                Expr::Call { callee_span, callee, .. } => {
+                    if let Callee::Builtin(i) = self.typing.callees.get(owner, id) {
+                        if let Some(o) = builtins::functions().get(*i) {
+                            let ok = match stage {
+                                Stage::Vertex => o.stages.vertex,
+                                Stage::Fragment => o.stages.fragment,
+                            };
+                            if !ok {
+                                let name = m.name(*callee).to_owned();
+                                self.io(IoClue::StageMismatch { name, stage: stage.name().into() }, *callee_span);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn not_writable(&mut self, s: StructId, member: Name, stage: Stage, span: Span) {
+        let m = self.m;
+        let what = format!(
+            "'{}' is a {} stage input (member of '{}')",
+            m.name(member),
+            stage.name(),
+            m.name(m.structs[s].name)
+        );
+        self.push(PassClueKind::Type(TypeClue::NotAnLValue { what }), span, Vec::new());
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum UseKind {
+    Member,
+}
+
+/// The variable at the root of an access chain (`o.uv.x` -> `o`).
+fn root_of(func: &shaderlab_ir::Function, mut e: ExprId) -> ExprId {
+    loop {
+        match &func.exprs[e].kind {
+            Expr::Member { base, .. } | Expr::Index { base, .. } => e = *base,
+            _ => return e,
+        }
+    }
+}

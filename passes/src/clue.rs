@@ -150,6 +150,8 @@ pub enum PassClueKind {
     },
     /// G: pipeline IO.
     Io(crate::io::IoClue),
+    /// C and the constant-value rules.
+    Const(crate::consts::ConstClue),
 }
 
 impl PassClueKind {
@@ -159,6 +161,7 @@ impl PassClueKind {
             PassClueKind::Type(t) => t.code(),
             PassClueKind::Recursion { .. } => "RecursiveFunction",
             PassClueKind::Io(i) => i.code(),
+            PassClueKind::Const(c) => c.code(),
         }
     }
 }

@@ -9,6 +9,7 @@
 pub mod builtins;
 pub mod callgraph;
 pub mod clue;
+pub mod consts;
 pub mod io;
 pub mod resolve;
 pub mod table;
@@ -29,6 +30,7 @@ pub struct Facts {
     pub typing: Typing,
     pub calls: callgraph::CallGraph,
     pub io: io::IoRoles,
+    pub consts: consts::Consts,
 }
 
 impl Facts {
@@ -40,6 +42,7 @@ impl Facts {
             .chain(self.typing.clues.iter())
             .chain(self.calls.clues.iter())
             .chain(self.io.clues.iter())
+            .chain(self.consts.clues.iter())
     }
 }
 
@@ -49,5 +52,6 @@ pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
     let typing = infer_types(module, &resolution);
     let calls = callgraph::build_call_graph(module, &resolution, &typing);
     let io = io::infer_io_roles(module, &resolution, &typing, &calls);
-    Facts { resolution, typing, calls, io }
+    let consts = consts::fold_constants(module, &resolution, &typing);
+    Facts { resolution, typing, calls, io, consts }
 }

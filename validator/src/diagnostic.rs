@@ -18,6 +18,8 @@ pub enum DiagnosticType {
     Recursion { function: String, cycle: Vec<String> },
     /// G: pipeline IO.
     Io(shaderlab_passes::io::IoClue),
+    /// C: constants (and the constant-value checks of B and F).
+    Const(shaderlab_passes::consts::ConstClue),
 }
 
 impl DiagnosticType {
@@ -29,6 +31,7 @@ impl DiagnosticType {
             DiagnosticType::Type(t) => t.code(),
             DiagnosticType::Recursion { .. } => "RecursiveFunction",
             DiagnosticType::Io(i) => i.code(),
+            DiagnosticType::Const(c) => c.code(),
         }
     }
 
@@ -39,6 +42,11 @@ impl DiagnosticType {
             DiagnosticType::Symbol(SymbolClue::ShadowedDeclaration { .. }) => Severity::Warning,
             DiagnosticType::Io(shaderlab_passes::io::IoClue::VaryingNotWritten { .. }) => Severity::Warning,
             DiagnosticType::Io(_) => Severity::Error,
+            DiagnosticType::Const(
+                shaderlab_passes::consts::ConstClue::ConstDivideByZero
+                | shaderlab_passes::consts::ConstClue::ShiftOutOfRange { .. },
+            ) => Severity::Warning,
+            DiagnosticType::Const(_) => Severity::Error,
             DiagnosticType::Symbol(_) | DiagnosticType::Type(_) | DiagnosticType::Recursion { .. } => Severity::Error,
         }
     }
@@ -80,6 +88,7 @@ impl Diagnostic {
                 DiagnosticType::Recursion { function: function.clone(), cycle: cycle.clone() }
             }
             PassClueKind::Io(i) => DiagnosticType::Io(i.clone()),
+            PassClueKind::Const(c) => DiagnosticType::Const(c.clone()),
         };
         let severity = kind.severity();
         let mut notes: Vec<Note> =

@@ -11,6 +11,7 @@ pub fn message(kind: &DiagnosticType) -> String {
         DiagnosticType::Symbol(s) => symbol(s),
         DiagnosticType::Type(t) => types(t),
         DiagnosticType::Io(i) => io(i),
+        DiagnosticType::Const(c) => constant(c),
         DiagnosticType::Recursion { function, cycle } => {
             format!("'{function}' : recursion is not allowed in GLSL ES (cycle: {})", cycle.join(" -> "))
         }
@@ -182,5 +183,17 @@ fn io(i: &shaderlab_passes::io::IoClue) -> String {
             format!("'{member}' : varying read by the fragment stage is never written by the vertex stage")
         }
         StageMismatch { name, stage } => format!("'{name}' : not available in the {stage} stage"),
+    }
+}
+
+fn constant(c: &shaderlab_passes::consts::ConstClue) -> String {
+    use shaderlab_passes::consts::ConstClue::*;
+    match c {
+        NonConstArraySize { reason } => format!("'[]' : array size must be a positive constant integer: {reason}"),
+        NonConstInitializer { name } => format!("'{name}' : initializer must be a constant expression"),
+        IndexOutOfBounds { index, len } => format!("'{index}' : index out of range (size {len})"),
+        ConstDivideByZero => "'/' : division by zero (the result is undefined)".into(),
+        ShiftOutOfRange { amount } => format!("'{amount}' : shift amount out of range (undefined result)"),
+        DuplicateSwitchCase { value } => format!("'case {value}' : duplicate case label"),
     }
 }

@@ -1,0 +1,698 @@
+//! Constant folding: the value of every constant expression, with GLSL's rules (32-bit integers wrapping,
+//! 32-bit floats), used for array sizes, constant indices, switch labels, shifts and divisions.
+//!
+//! Input contract: the module, [`Resolution`] and [`Typing`]. Expressions are folded arena by arena in arena
+//! order, which is operands-first, so one linear walk suffices; a constant variable's value is its
+//! initializer's, folded earlier in the same walk (declare-before-use).
+//!
+//! Output: [`Consts`] with clues of category C (NonConstArraySize, NonConstInitializer) and the constant-value
+//! checks of B and F (IndexOutOfBounds, ConstDivideByZero, ShiftOutOfRange, DuplicateSwitchCase). An
+//! expression whose constness depends on a macro is [`Constness::Unknown`] and is never reported.
+
+use crate::clue::{PassClue, PassClueKind, PassNote};
+use crate::resolve::{Resolution, Resolved, Symbol};
+use crate::table::{ExprTable, Owner};
+use crate::ty::{ArrayLen, Ty};
+use crate::typing::{Access, Callee, Type, Typing};
+use shaderlab_ir::{
+    ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
+    Storage, TypeSpec, UnaryOp,
+};
+use std::collections::HashMap;
+
+/// Category C and the constant-value rules.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstClue {
+    NonConstArraySize { reason: String },
+    NonConstInitializer { name: String },
+    IndexOutOfBounds { index: i64, len: u32 },
+    ConstDivideByZero,
+    ShiftOutOfRange { amount: i64 },
+    DuplicateSwitchCase { value: i64 },
+}
+
+impl ConstClue {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConstClue::NonConstArraySize { .. } => "NonConstArraySize",
+            ConstClue::NonConstInitializer { .. } => "NonConstInitializer",
+            ConstClue::IndexOutOfBounds { .. } => "IndexOutOfBounds",
+            ConstClue::ConstDivideByZero => "ConstDivideByZero",
+            ConstClue::ShiftOutOfRange { .. } => "ShiftOutOfRange",
+            ConstClue::DuplicateSwitchCase { .. } => "DuplicateSwitchCase",
+        }
+    }
+}
+
+/// One scalar component.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i32),
+    Uint(u32),
+    Float(f32),
+}
+
+impl Scalar {
+    fn as_f32(self) -> f32 {
+        match self {
+            Scalar::Bool(b) => b as u32 as f32,
+            Scalar::Int(i) => i as f32,
+            Scalar::Uint(u) => u as f32,
+            Scalar::Float(f) => f,
+        }
+    }
+
+    fn as_i64(self) -> i64 {
+        match self {
+            Scalar::Bool(b) => b as i64,
+            Scalar::Int(i) => i as i64,
+            Scalar::Uint(u) => u as i64,
+            Scalar::Float(f) => f as i64,
+        }
+    }
+
+    /// Convert to the kind of `like` (constructor conversions).
+    fn convert(self, like: Scalar) -> Scalar {
+        match like {
+            Scalar::Bool(_) => Scalar::Bool(match self {
+                Scalar::Float(f) => f != 0.0,
+                other => other.as_i64() != 0,
+            }),
+            Scalar::Int(_) => Scalar::Int(match self {
+                Scalar::Float(f) => f as i32,
+                Scalar::Uint(u) => u as i32,
+                other => other.as_i64() as i32,
+            }),
+            Scalar::Uint(_) => Scalar::Uint(match self {
+                Scalar::Float(f) => f as u32,
+                Scalar::Int(i) => i as u32,
+                other => other.as_i64() as u32,
+            }),
+            Scalar::Float(_) => Scalar::Float(self.as_f32()),
+        }
+    }
+}
+
+/// A constant value: scalars, vectors and matrices as flat component lists (column-major), arrays as lists.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstValue {
+    Components(Vec<Scalar>),
+    Array(Vec<ConstValue>),
+}
+
+impl ConstValue {
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            ConstValue::Components(c) if c.len() == 1 => Some(c[0]),
+            _ => None,
+        }
+    }
+
+    /// The value as an integer, when it is one int or uint.
+    pub fn as_int(&self) -> Option<i64> {
+        match self.scalar()? {
+            Scalar::Int(i) => Some(i as i64),
+            Scalar::Uint(u) => Some(u as i64),
+            _ => None,
+        }
+    }
+}
+
+/// Whether an expression is a constant expression.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Constness {
+    /// Not yet folded or not an expression of interest.
+    #[default]
+    Unknown,
+    Const,
+    NotConst,
+}
+
+#[derive(Debug, Default)]
+pub struct Consts {
+    pub values: ExprTable<Option<ConstValue>>,
+    pub constness: ExprTable<Constness>,
+    pub clues: Vec<PassClue>,
+}
+
+pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
+    let mut cx = Folder { m, res, typing, out: Consts::default() };
+    cx.arena(Owner::Global, &m.global_exprs);
+    for (f, func) in m.functions.iter() {
+        cx.out.values.functions[f] = Default::default();
+        cx.out.constness.functions[f] = Default::default();
+        cx.arena(Owner::Function(f), &func.exprs);
+    }
+    cx.declarations();
+    cx.out
+}
+
+struct Folder<'m> {
+    m: &'m Module,
+    res: &'m Resolution,
+    typing: &'m Typing,
+    out: Consts,
+}
+
+fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
+    use BinaryOp::*;
+    Some(match op {
+        Add => Scalar::Int(a.wrapping_add(b)),
+        Sub => Scalar::Int(a.wrapping_sub(b)),
+        Mul => Scalar::Int(a.wrapping_mul(b)),
+        Div => Scalar::Int(a.checked_div(b).unwrap_or(0)),
+        Rem => Scalar::Int(a.checked_rem(b).unwrap_or(0)),
+        BitAnd => Scalar::Int(a & b),
+        BitOr => Scalar::Int(a | b),
+        BitXor => Scalar::Int(a ^ b),
+        ShiftLeft => Scalar::Int(a.wrapping_shl(b as u32)),
+        ShiftRight => Scalar::Int(a.wrapping_shr(b as u32)),
+        Less => Scalar::Bool(a < b),
+        Greater => Scalar::Bool(a > b),
+        LessEqual => Scalar::Bool(a <= b),
+        GreaterEqual => Scalar::Bool(a >= b),
+        Equal => Scalar::Bool(a == b),
+        NotEqual => Scalar::Bool(a != b),
+        LogicalAnd | LogicalOr | LogicalXor => return None,
+    })
+}
+
+fn scalar_op(op: BinaryOp, a: Scalar, b: Scalar) -> Option<Scalar> {
+    use BinaryOp::*;
+    match (a, b) {
+        (Scalar::Int(x), Scalar::Int(y)) => wrap_int(op, x, y),
+        (Scalar::Int(x), Scalar::Uint(y)) if matches!(op, ShiftLeft | ShiftRight) => wrap_int(op, x, y as i32),
+        (Scalar::Uint(x), Scalar::Uint(_) | Scalar::Int(_)) => {
+            let y = y_u32(b);
+            Some(match op {
+                Add => Scalar::Uint(x.wrapping_add(y)),
+                Sub => Scalar::Uint(x.wrapping_sub(y)),
+                Mul => Scalar::Uint(x.wrapping_mul(y)),
+                Div => Scalar::Uint(x.checked_div(y).unwrap_or(0)),
+                Rem => Scalar::Uint(x.checked_rem(y).unwrap_or(0)),
+                BitAnd => Scalar::Uint(x & y),
+                BitOr => Scalar::Uint(x | y),
+                BitXor => Scalar::Uint(x ^ y),
+                ShiftLeft => Scalar::Uint(x.wrapping_shl(y)),
+                ShiftRight => Scalar::Uint(x.wrapping_shr(y)),
+                Less => Scalar::Bool(x < y),
+                Greater => Scalar::Bool(x > y),
+                LessEqual => Scalar::Bool(x <= y),
+                GreaterEqual => Scalar::Bool(x >= y),
+                Equal => Scalar::Bool(x == y),
+                NotEqual => Scalar::Bool(x != y),
+                LogicalAnd | LogicalOr | LogicalXor => return None,
+            })
+        }
+        (Scalar::Float(x), Scalar::Float(y)) => Some(match op {
+            Add => Scalar::Float(x + y),
+            Sub => Scalar::Float(x - y),
+            Mul => Scalar::Float(x * y),
+            Div => Scalar::Float(x / y),
+            Less => Scalar::Bool(x < y),
+            Greater => Scalar::Bool(x > y),
+            LessEqual => Scalar::Bool(x <= y),
+            GreaterEqual => Scalar::Bool(x >= y),
+            Equal => Scalar::Bool(x == y),
+            NotEqual => Scalar::Bool(x != y),
+            _ => return None,
+        }),
+        (Scalar::Bool(x), Scalar::Bool(y)) => Some(Scalar::Bool(match op {
+            LogicalAnd => x && y,
+            LogicalOr => x || y,
+            LogicalXor => x != y,
+            Equal => x == y,
+            NotEqual => x != y,
+            _ => return None,
+        })),
+        _ => None,
+    }
+}
+
+fn y_u32(s: Scalar) -> u32 {
+    match s {
+        Scalar::Uint(u) => u,
+        other => other.as_i64() as u32,
+    }
+}
+
+/// A pure builtin applied to constant components.
+fn builtin(name: &str, args: &[Vec<Scalar>]) -> Option<Vec<Scalar>> {
+    let unary = |f: fn(f32) -> f32| -> Option<Vec<Scalar>> {
+        let [a] = args else { return None };
+        a.iter()
+            .map(|s| match s {
+                Scalar::Float(x) => Some(Scalar::Float(f(*x))),
+                _ => None,
+            })
+            .collect()
+    };
+    let pairwise = |f: fn(f32, f32) -> f32| -> Option<Vec<Scalar>> {
+        let [a, b] = args else { return None };
+        let n = a.len().max(b.len());
+        (0..n)
+            .map(|i| {
+                let x = a.get(i).or(a.first())?.as_f32();
+                let y = b.get(i).or(b.first())?.as_f32();
+                Some(Scalar::Float(f(x, y)))
+            })
+            .collect()
+    };
+    match name {
+        "abs" => unary(f32::abs),
+        "floor" => unary(f32::floor),
+        "ceil" => unary(f32::ceil),
+        "fract" => unary(|x| x - x.floor()),
+        "sqrt" => unary(f32::sqrt),
+        "inversesqrt" => unary(|x| 1.0 / x.sqrt()),
+        "exp" => unary(f32::exp),
+        "exp2" => unary(f32::exp2),
+        "log" => unary(f32::ln),
+        "log2" => unary(f32::log2),
+        "sin" => unary(f32::sin),
+        "cos" => unary(f32::cos),
+        "tan" => unary(f32::tan),
+        "radians" => unary(f32::to_radians),
+        "degrees" => unary(f32::to_degrees),
+        "sign" => unary(|x| {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }),
+        "min" => pairwise(f32::min),
+        "max" => pairwise(f32::max),
+        "pow" => pairwise(f32::powf),
+        "step" => pairwise(|edge, x| if x < edge { 0.0 } else { 1.0 }),
+        _ => None,
+    }
+}
+
+impl<'m> Folder<'m> {
+    fn clue(&mut self, kind: ConstClue, span: Span) -> &mut PassClue {
+        self.out.clues.push(PassClue::new(PassClueKind::Const(kind), span));
+        let last = self.out.clues.len() - 1;
+        &mut self.out.clues[last]
+    }
+
+    fn get(&self, owner: Owner, e: ExprId) -> (Constness, Option<ConstValue>) {
+        (*self.out.constness.get(owner, e), self.out.values.get(owner, e).clone())
+    }
+
+    fn arena(&mut self, owner: Owner, arena: &'m PrimaryMap<ExprId, Expression>) {
+        for (id, e) in arena.iter() {
+            let (constness, value) = self.fold(owner, arena, id, e);
+            self.out.constness.set(owner, id, constness);
+            self.out.values.set(owner, id, value);
+        }
+    }
+
+    fn components(&self, owner: Owner, e: ExprId) -> Option<Vec<Scalar>> {
+        match self.out.values.get(owner, e) {
+            Some(ConstValue::Components(c)) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// Constness of several operands together.
+    fn all(&self, owner: Owner, ids: &[ExprId]) -> Constness {
+        let mut result = Constness::Const;
+        for id in ids {
+            match self.out.constness.get(owner, *id) {
+                Constness::NotConst => return Constness::NotConst,
+                Constness::Unknown => result = Constness::Unknown,
+                Constness::Const => {}
+            }
+        }
+        result
+    }
+
+    fn fold(
+        &mut self,
+        owner: Owner,
+        arena: &PrimaryMap<ExprId, Expression>,
+        id: ExprId,
+        e: &Expression,
+    ) -> (Constness, Option<ConstValue>) {
+        let m = self.m;
+        let one = |s: Scalar| Some(ConstValue::Components(vec![s]));
+        match &e.kind {
+            Expr::Literal(l) => (
+                Constness::Const,
+                match l {
+                    Literal::Bool(b) => one(Scalar::Bool(*b)),
+                    Literal::Int { value, .. } => one(Scalar::Int(*value as u32 as i32)),
+                    Literal::Uint { value, .. } => one(Scalar::Uint(*value as u32)),
+                    Literal::Float { value, .. } => one(Scalar::Float(*value as f32)),
+                },
+            ),
+            Expr::Error | Expr::MacroRef { .. } => (Constness::Unknown, None),
+            Expr::Ident(_) => match self.res.idents.get(owner, id) {
+                Resolved::Symbols(symbols) => match symbols.as_slice() {
+                    [Symbol::Global(g)] => {
+                        let global = &m.globals[*g];
+                        if global.qualifiers.storage == Some(Storage::Const) {
+                            match global.init {
+                                Some(init) => self.get(Owner::Global, init),
+                                None => (Constness::Unknown, None),
+                            }
+                        } else {
+                            (Constness::NotConst, None)
+                        }
+                    }
+                    [Symbol::Local(l)] => {
+                        let Owner::Function(f) = owner else { return (Constness::Unknown, None) };
+                        let local = &m.functions[f].locals[*l];
+                        if local.qualifiers.storage == Some(Storage::Const) {
+                            match local.init {
+                                Some(init) => self.get(owner, init),
+                                None => (Constness::Unknown, None),
+                            }
+                        } else {
+                            (Constness::NotConst, None)
+                        }
+                    }
+                    [Symbol::Builtin(name)] if name.starts_with("gl_Max") => (Constness::Const, None),
+                    [Symbol::Builtin(_)] | [Symbol::IoMember(..)] => (Constness::NotConst, None),
+                    _ => (Constness::Unknown, None),
+                },
+                _ => (Constness::Unknown, None),
+            },
+            Expr::Unary { op, operand } => {
+                let (c, _) = self.get(owner, *operand);
+                let value = self.components(owner, *operand).and_then(|v| {
+                    v.iter()
+                        .map(|s| match (op, s) {
+                            (UnaryOp::Plus, s) => Some(*s),
+                            (UnaryOp::Negate, Scalar::Int(i)) => Some(Scalar::Int(i.wrapping_neg())),
+                            (UnaryOp::Negate, Scalar::Uint(u)) => Some(Scalar::Uint(u.wrapping_neg())),
+                            (UnaryOp::Negate, Scalar::Float(f)) => Some(Scalar::Float(-f)),
+                            (UnaryOp::Not, Scalar::Bool(b)) => Some(Scalar::Bool(!b)),
+                            (UnaryOp::BitNot, Scalar::Int(i)) => Some(Scalar::Int(!i)),
+                            (UnaryOp::BitNot, Scalar::Uint(u)) => Some(Scalar::Uint(!u)),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .map(ConstValue::Components)
+                });
+                (c, value)
+            }
+            Expr::Binary { op, left, right } => {
+                let c = self.all(owner, &[*left, *right]);
+                let (l, r) = (self.components(owner, *left), self.components(owner, *right));
+                // Checks on a constant right operand, even when the left one is not constant.
+                if let Some(r) = &r {
+                    let integer = r.iter().all(|s| matches!(s, Scalar::Int(_) | Scalar::Uint(_)));
+                    let zero = r.iter().any(|s| s.as_f32() == 0.0);
+                    if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+                        && zero
+                        && (integer || r.iter().all(|s| matches!(s, Scalar::Float(_))))
+                    {
+                        self.clue(ConstClue::ConstDivideByZero, e.span);
+                    }
+                    if matches!(op, BinaryOp::ShiftLeft | BinaryOp::ShiftRight) {
+                        if let Some(bad) = r.iter().map(|s| s.as_i64()).find(|a| !(0..32).contains(a)) {
+                            self.clue(ConstClue::ShiftOutOfRange { amount: bad }, arena[*right].span);
+                        }
+                    }
+                }
+                let matrix = matches!(self.typing.exprs.get(owner, *left), Type::Known(Ty::Matrix { .. }))
+                    || matches!(self.typing.exprs.get(owner, *right), Type::Known(Ty::Matrix { .. }));
+                let value = match (l, r) {
+                    (Some(l), Some(r)) if !matrix || !matches!(op, BinaryOp::Mul) => {
+                        let n = l.len().max(r.len());
+                        let compare = matches!(op, BinaryOp::Equal | BinaryOp::NotEqual);
+                        if compare {
+                            let eq = l == r;
+                            Some(ConstValue::Components(vec![Scalar::Bool(if *op == BinaryOp::Equal {
+                                eq
+                            } else {
+                                !eq
+                            })]))
+                        } else {
+                            (0..n)
+                                .map(|i| {
+                                    let a = *l.get(i).or(l.first().filter(|_| l.len() == 1))?;
+                                    let b = *r.get(i).or(r.first().filter(|_| r.len() == 1))?;
+                                    scalar_op(*op, a, b)
+                                })
+                                .collect::<Option<Vec<_>>>()
+                                .map(ConstValue::Components)
+                        }
+                    }
+                    _ => None,
+                };
+                (c, value)
+            }
+            Expr::Select { condition, accept, reject } => {
+                let c = self.all(owner, &[*condition, *accept, *reject]);
+                let value = match self.out.values.get(owner, *condition).as_ref().and_then(|v| v.scalar()) {
+                    Some(Scalar::Bool(true)) => self.out.values.get(owner, *accept).clone(),
+                    Some(Scalar::Bool(false)) => self.out.values.get(owner, *reject).clone(),
+                    _ => None,
+                };
+                (c, value)
+            }
+            Expr::Sequence { .. } | Expr::Assign { .. } | Expr::IncDec { .. } => (Constness::NotConst, None),
+            Expr::Construct { args, .. } => {
+                let mut ids = Vec::new();
+                Guarded::for_each_item(args, &mut |a| ids.push(*a));
+                let c = self.all(owner, &ids);
+                let value = self.construct(owner, id, &ids);
+                (c, value)
+            }
+            Expr::Call { args, callee, .. } => {
+                let mut ids = Vec::new();
+                Guarded::for_each_item(args, &mut |a| ids.push(*a));
+                match self.typing.callees.get(owner, id) {
+                    Callee::Builtin(_) => {
+                        let name = m.name(*callee);
+                        let texture = name.starts_with("texture")
+                            || name.starts_with("texel")
+                            || name.starts_with("dF")
+                            || name == "fwidth";
+                        if texture {
+                            return (Constness::NotConst, None);
+                        }
+                        let c = self.all(owner, &ids);
+                        let comps: Option<Vec<Vec<Scalar>>> = ids.iter().map(|a| self.components(owner, *a)).collect();
+                        (c, comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components))
+                    }
+                    Callee::Struct(_) => (self.all(owner, &ids), None),
+                    Callee::User(_) => (Constness::NotConst, None),
+                    Callee::None => (Constness::Unknown, None),
+                }
+            }
+            Expr::Member { base, .. } => {
+                let (c, v) = self.get(owner, *base);
+                let value = match (self.typing.access.get(owner, id), v) {
+                    (Access::Swizzle(sw), Some(ConstValue::Components(comps))) => sw
+                        .iter()
+                        .map(|&i| comps.get(i as usize).copied())
+                        .collect::<Option<Vec<_>>>()
+                        .map(ConstValue::Components),
+                    _ => None,
+                };
+                (c, value)
+            }
+            Expr::Index { base, index } => {
+                let c = self.all(owner, &[*base, *index]);
+                let index_value = self.out.values.get(owner, *index).as_ref().and_then(|v| v.as_int());
+                let len = match self.typing.exprs.get(owner, *base) {
+                    Type::Known(Ty::Vector(_, n)) => Some(*n as u32),
+                    Type::Known(Ty::Matrix { columns, .. }) => Some(*columns as u32),
+                    Type::Known(Ty::Array(_, ArrayLen::Known(n))) => Some(*n),
+                    _ => None,
+                };
+                if let Some(i) = index_value {
+                    let out_of_range = i < 0 || len.is_some_and(|n| i >= n as i64);
+                    if out_of_range {
+                        self.clue(ConstClue::IndexOutOfBounds { index: i, len: len.unwrap_or(0) }, arena[*index].span);
+                    }
+                }
+                let value = match (self.out.values.get(owner, *base), index_value) {
+                    (Some(ConstValue::Array(items)), Some(i)) => items.get(i as usize).cloned(),
+                    (Some(ConstValue::Components(comps)), Some(i)) => match self.typing.exprs.get(owner, *base) {
+                        Type::Known(Ty::Vector(..)) => comps.get(i as usize).map(|s| ConstValue::Components(vec![*s])),
+                        Type::Known(Ty::Matrix { rows, .. }) => {
+                            let r = *rows as usize;
+                            comps.get(i as usize * r..(i as usize + 1) * r).map(|c| ConstValue::Components(c.to_vec()))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                (c, value)
+            }
+            Expr::ArrayLength { base } => match self.typing.exprs.get(owner, *base) {
+                Type::Known(Ty::Array(_, ArrayLen::Known(n))) => (Constness::Const, one(Scalar::Int(*n as i32))),
+                _ => (Constness::Unknown, None),
+            },
+        }
+    }
+
+    fn construct(&self, owner: Owner, id: ExprId, args: &[ExprId]) -> Option<ConstValue> {
+        let Type::Known(target) = self.typing.exprs.get(owner, id) else { return None };
+        match target {
+            Ty::Array(..) => args
+                .iter()
+                .map(|a| self.out.values.get(owner, *a).clone())
+                .collect::<Option<Vec<_>>>()
+                .map(ConstValue::Array),
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix { .. } => {
+                let like = match target.scalar_kind()? {
+                    shaderlab_ir::ScalarKind::Bool => Scalar::Bool(false),
+                    shaderlab_ir::ScalarKind::Int => Scalar::Int(0),
+                    shaderlab_ir::ScalarKind::Uint => Scalar::Uint(0),
+                    shaderlab_ir::ScalarKind::Float => Scalar::Float(0.0),
+                };
+                let n = target.components()? as usize;
+                let flat: Vec<Scalar> =
+                    args.iter().map(|a| self.components(owner, *a)).collect::<Option<Vec<_>>>()?.concat();
+                let flat: Vec<Scalar> = flat.into_iter().map(|s| s.convert(like)).collect();
+                let single_scalar = args.len() == 1 && flat.len() == 1;
+                if single_scalar && n > 1 {
+                    if let Ty::Matrix { columns, rows } = target {
+                        let (c, r) = (*columns as usize, *rows as usize);
+                        let zero = like;
+                        return Some(ConstValue::Components(
+                            (0..c * r).map(|i| if i / r == i % r { flat[0] } else { zero }).collect(),
+                        ));
+                    }
+                    return Some(ConstValue::Components(vec![flat[0]; n]));
+                }
+                (flat.len() >= n && !matches!(target, Ty::Matrix { .. }) || flat.len() == n)
+                    .then(|| ConstValue::Components(flat[..n].to_vec()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Declaration rules: array sizes, constant initializers, switch labels.
+    fn declarations(&mut self) {
+        let m = self.m;
+        for (g, global) in m.globals.iter() {
+            self.spec(&global.ty, Owner::Global);
+            if let Some(init) = global.init {
+                if *self.out.constness.get(Owner::Global, init) == Constness::NotConst {
+                    let name = m.name(global.name).to_owned();
+                    self.clue(ConstClue::NonConstInitializer { name }, m.global_exprs[init].span);
+                }
+            }
+            let _ = g;
+        }
+        for (_, s) in m.structs.iter() {
+            let mut specs = Vec::new();
+            Guarded::for_each_item(&s.members, &mut |mem| specs.push(&mem.ty));
+            for spec in specs {
+                self.spec(spec, Owner::Global);
+            }
+        }
+        for (f, func) in m.functions.iter() {
+            let owner = Owner::Function(f);
+            self.spec(&func.return_type, owner);
+            for (_, local) in func.locals.iter() {
+                self.spec(&local.ty, owner);
+                if let Some(init) = local.init {
+                    if local.qualifiers.storage == Some(Storage::Const)
+                        && *self.out.constness.get(owner, init) == Constness::NotConst
+                    {
+                        let name = m.name(local.name).to_owned();
+                        self.clue(ConstClue::NonConstInitializer { name }, func.exprs[init].span);
+                    }
+                }
+            }
+            for (id, e) in func.exprs.iter() {
+                if let Expr::Construct { ty, .. } = &e.kind {
+                    let _ = id;
+                    self.spec(ty, owner);
+                }
+            }
+            if let Some(body) = &func.body {
+                self.switches(owner, &body.stmts);
+            }
+        }
+    }
+
+    fn spec(&mut self, spec: &TypeSpec, owner: Owner) {
+        for d in &spec.dims {
+            let ArrayDim::Sized(e) = d else { continue };
+            let span = match owner {
+                Owner::Global => self.m.global_exprs[*e].span,
+                Owner::Function(f) => self.m.functions[f].exprs[*e].span,
+            };
+            match (*self.out.constness.get(owner, *e), self.out.values.get(owner, *e).as_ref().and_then(|v| v.as_int()))
+            {
+                (Constness::NotConst, _) => {
+                    self.clue(ConstClue::NonConstArraySize { reason: "not a constant expression".into() }, span);
+                }
+                (Constness::Const, Some(n)) if n <= 0 => {
+                    self.clue(ConstClue::NonConstArraySize { reason: format!("size {n} is not positive") }, span);
+                }
+                (Constness::Const, None)
+                    if !matches!(
+                        self.typing.exprs.get(owner, *e),
+                        Type::Known(Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint))
+                            | Type::Unknown(_)
+                            | Type::Untyped
+                    ) =>
+                {
+                    self.clue(ConstClue::NonConstArraySize { reason: "not an integer".into() }, span);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Case labels of each switch are distinct constants.
+    fn switches(&mut self, owner: Owner, stmts: &[Guarded<Statement>]) {
+        for s in stmts {
+            let Guarded::Item(s) = s else {
+                // Statements in conditional regions: their switches are checked, labels across branches are not.
+                let mut inner: Vec<&Statement> = Vec::new();
+                Guarded::for_each_item(std::slice::from_ref(s), &mut |st| inner.push(st));
+                for st in inner {
+                    self.switch_stmt(owner, st);
+                }
+                continue;
+            };
+            self.switch_stmt(owner, s);
+        }
+    }
+
+    fn switch_stmt(&mut self, owner: Owner, s: &Statement) {
+        match &s.kind {
+            StmtKind::Switch { body, .. } => {
+                let mut seen: HashMap<i64, Span> = HashMap::new();
+                for item in &body.stmts {
+                    let Guarded::Item(st) = item else { continue };
+                    let StmtKind::Case(e) = st.kind else { continue };
+                    let Some(v) = self.out.values.get(owner, e).as_ref().and_then(|v| v.as_int()) else { continue };
+                    if let Some(first) = seen.get(&v).copied() {
+                        self.clue(ConstClue::DuplicateSwitchCase { value: v }, st.span)
+                            .notes
+                            .push(PassNote { span: Some(first), message: "the same label is here".into() });
+                    } else {
+                        seen.insert(v, st.span);
+                    }
+                }
+                self.switches(owner, &body.stmts);
+            }
+            StmtKind::Block(b) => self.switches(owner, &b.stmts),
+            StmtKind::If { accept, reject, .. } => {
+                self.switch_stmt(owner, accept);
+                if let Some(r) = reject {
+                    self.switch_stmt(owner, r);
+                }
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                self.switch_stmt(owner, body)
+            }
+            _ => {}
+        }
+    }
+}

@@ -162,7 +162,15 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
                     let render_state =
                         render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
-                    if vertex.is_empty() || fragment.is_empty() {
+                    let swallowed = level.glsl.iter().any(|t| {
+                        matches!(
+                            t.kind,
+                            token::TokenKind::Error(
+                                token::LexError::UnterminatedComment | token::LexError::UnterminatedString
+                            )
+                        )
+                    });
+                    if (vertex.is_empty() || fragment.is_empty()) && !swallowed {
                         let stage = match (vertex.is_empty(), fragment.is_empty()) {
                             (true, true) => "VertexShader and FragmentShader",
                             (true, false) => "VertexShader",

@@ -24,7 +24,11 @@ pub enum Directive {
     If(Condition),
     Elif(Condition),
     Else(Span),
-    Endif(Span),
+    /// `synthetic`: added by the preprocessor at the end of a text whose `#if` has no `#endif` (already reported).
+    Endif {
+        span: Span,
+        synthetic: bool,
+    },
     /// `#define`: the name, its parameters, body tokens and text.
     Define {
         name: Name,
@@ -197,13 +201,14 @@ impl<'m> Preprocessor<'m> {
             );
             if frame.branch == Branch::Kept {
                 let span = toks.last().map(|t| t.span.end_point()).unwrap_or(frame.open_span);
-                self.marker(Directive::Endif(span), span, out);
+                self.marker(Directive::Endif { span, synthetic: true }, span, out);
             }
         }
     }
 
     fn report_lex_error(&mut self, t: &Token, e: &LexError) {
         let clue = match e {
+            LexError::Reported => return,
             LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
             LexError::UnterminatedString => SyntaxClue::UnterminatedString,
             LexError::InvalidNumber(reason) => {
@@ -283,6 +288,7 @@ impl<'m> Preprocessor<'m> {
                 };
                 if frame.seen_else {
                     self.unbalanced("#elif", "'#elif' after '#else'", span);
+                    return;
                 }
                 let condition = self.condition(CondKind::Elif, rest, span, frame.parent_active);
                 let top = frames.len() - 1;
@@ -303,6 +309,7 @@ impl<'m> Preprocessor<'m> {
                 };
                 if frame.seen_else {
                     self.unbalanced("#else", "second '#else' for one '#if'", span);
+                    return;
                 }
                 let top = frames.len() - 1;
                 frames[top].seen_else = true;
@@ -321,7 +328,7 @@ impl<'m> Preprocessor<'m> {
                     return;
                 };
                 if frame.branch == Branch::Kept {
-                    self.marker(Directive::Endif(span), span, out);
+                    self.marker(Directive::Endif { span, synthetic: false }, span, out);
                 }
             }
             _ if !active => {}
@@ -351,6 +358,11 @@ impl<'m> Preprocessor<'m> {
     }
 
     fn unexpected(&mut self, found: Option<&Token>, expected: &str, fallback: Span) {
+        if let Some(t @ Token { kind: TokenKind::Error(e), .. }) = found {
+            let e = e.clone();
+            self.report_lex_error(t, &e);
+            return;
+        }
         let (found, span) = match found {
             Some(t) => (crate::structure::describe(t, &self.module.names), t.span),
             None => ("end of line".to_owned(), fallback.end_point()),
@@ -360,6 +372,11 @@ impl<'m> Preprocessor<'m> {
 
     fn condition(&mut self, kind: CondKind, rest: &[Token], span: Span, report: bool) -> Condition {
         let text = self.text_of(rest);
+        // Problems point at the condition itself (the whole directive when it is empty).
+        let culprit = match (rest.first(), rest.last()) {
+            (Some(a), Some(b)) if a.span.file == b.span.file => a.span.to(b.span),
+            _ => span,
+        };
         let expr = match kind {
             CondKind::Ifdef | CondKind::Ifndef => match rest {
                 [t] if t.kind == TokenKind::Ident => {
@@ -377,7 +394,7 @@ impl<'m> Preprocessor<'m> {
                                 text: text.clone(),
                                 reason: "expected one macro name".into(),
                             },
-                            span,
+                            culprit,
                         );
                     }
                     PpExpr::Invalid
@@ -387,7 +404,7 @@ impl<'m> Preprocessor<'m> {
                 Ok(e) => e,
                 Err(reason) => {
                     if report {
-                        self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: text.clone(), reason }, span);
+                        self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: text.clone(), reason }, culprit);
                     }
                     PpExpr::Invalid
                 }
@@ -396,8 +413,16 @@ impl<'m> Preprocessor<'m> {
         Condition { kind, text, expr, span }
     }
 
+    /// The span of a condition's expression text (the directive's when empty).
+    fn condition_span(condition: &Condition, rest: &[Token]) -> Span {
+        match (rest.first(), rest.last()) {
+            (Some(a), Some(b)) if a.span.file == b.span.file => a.span.to(b.span),
+            _ => condition.span,
+        }
+    }
+
     /// Evaluate a condition: `None` when it must be kept (preserving mode, `GL_` names, invalid).
-    fn evaluate(&mut self, condition: &Condition, state: &PpState, _rest: &[Token]) -> Option<bool> {
+    fn evaluate(&mut self, condition: &Condition, state: &PpState, rest: &[Token]) -> Option<bool> {
         if condition.expr == PpExpr::Invalid {
             return if self.variant { Some(false) } else { None };
         }
@@ -418,8 +443,8 @@ impl<'m> Preprocessor<'m> {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
             Err(reason) => {
-                self.sink
-                    .syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, condition.span);
+                let span = Self::condition_span(condition, rest);
+                self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
                 Some(false)
             }
         }
@@ -494,6 +519,7 @@ impl<'m> Preprocessor<'m> {
         };
         if ctx.stack.contains(&key) || key == ctx.key {
             let mut chain = ctx.stack.clone();
+            chain.push(ctx.key.clone());
             chain.push(key.clone());
             self.sink.syntax(SyntaxClue::IncludeCycle { key: raw, chain }, span);
             return;
@@ -591,6 +617,13 @@ impl<'m> Preprocessor<'m> {
                         },
                         use_span,
                     );
+                    // An already-reported placeholder stands for the use, so the parser adds nothing.
+                    out.push(Token {
+                        kind: TokenKind::Error(LexError::Reported),
+                        sym: self.empty,
+                        span: use_span,
+                        line_start: false,
+                    });
                     return close + 1;
                 }
                 // Arguments are fully expanded before substitution.

@@ -212,8 +212,31 @@ impl<'a, 's> StructParser<'a, 's> {
 
     fn unexpected(&mut self, expected: &str) {
         let span = self.here();
-        let found = self.tok(0).map(|t| describe(t, self.names)).unwrap_or_else(|| "end of file".into());
-        self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
+        match self.tok(0).map(|t| &t.kind) {
+            // Text the lexer could not read: its own diagnostic, not a syntax error.
+            Some(TokenKind::Error(e)) => {
+                let text = self.tok(0).map(|t| self.text(t).to_owned()).unwrap_or_default();
+                let clue = match e {
+                    LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
+                    LexError::UnterminatedString => SyntaxClue::UnterminatedString,
+                    LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber { text, reason: reason.clone() },
+                    LexError::UnexpectedChar(c) => SyntaxClue::UnexpectedToken {
+                        found: format!("'{c}'"),
+                        expected: "a token (unexpected character)".into(),
+                    },
+                    LexError::Reported => return,
+                };
+                self.sink.syntax(clue, span);
+            }
+            // At the end of a file whose text ended in an unterminated comment or string, that is the only error.
+            None if self.toks.iter().any(|t| {
+                matches!(t.kind, TokenKind::Error(LexError::UnterminatedComment | LexError::UnterminatedString))
+            }) => {}
+            _ => {
+                let found = self.tok(0).map(|t| describe(t, self.names)).unwrap_or_else(|| "end of file".into());
+                self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
+            }
+        }
     }
 
     fn shader(&mut self) -> Option<ShaderSyntax> {
@@ -238,9 +261,8 @@ impl<'a, 's> StructParser<'a, 's> {
         });
         let span = start.to(self.prev_span());
         // Anything after the shader's closing brace.
-        if let Some(t) = self.tok(0) {
-            let found = describe(t, self.names);
-            self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: "end of file".into() }, t.span);
+        if self.tok(0).is_some() {
+            self.unexpected("end of file");
         }
         Some(ShaderSyntax { generation: self.generation, name, name_span, span, level: level.0, subshaders })
     }
@@ -262,6 +284,13 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.pos += 1;
                 Some((self.text(t).to_owned(), t.span))
             }
+            // `Pass "name {`: the string ran to the end of the line; report it, use the text as the name.
+            Some(t) if t.kind == TokenKind::Error(LexError::UnterminatedString) => {
+                self.unexpected(expected);
+                self.pos += 1;
+                let raw = self.text(t).trim_start_matches('"').trim().to_owned();
+                Some((raw, t.span))
+            }
             _ => {
                 self.unexpected(expected);
                 None
@@ -278,11 +307,15 @@ impl<'a, 's> StructParser<'a, 's> {
         let mut level = LevelSyntax::default();
         let mut vertex = Vec::new();
         let mut fragment = Vec::new();
-        // GLSL nesting inside this level: braces, parentheses, brackets.
+        // GLSL nesting inside this level: braces decide where the level ends; parentheses and brackets only
+        // whether a structure keyword can start here (a `;` or `}` resets them, so an unclosed `(` in broken
+        // GLSL cannot swallow the rest of the level).
         let mut glsl_depth: i32 = 0;
+        let mut paren_depth: i32 = 0;
         let mut statement_start = true;
-        // Open `#if` directives in this level's text.
+        // Open `#if` directives in this level's text, and structure found inside one.
         let mut open_conditionals: Vec<Span> = Vec::new();
+        let mut inside_conditional: Vec<(Span, String)> = Vec::new();
         loop {
             let Some(t) = self.tok(0) else {
                 self.unexpected("'}'");
@@ -311,20 +344,13 @@ impl<'a, 's> StructParser<'a, 's> {
             // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
             // broken GLSL line does not swallow the `VertexShader = ...;` after it).
             if glsl_depth == 0 && (statement_start || t.line_start) && t.kind == TokenKind::Ident {
+                paren_depth = 0;
                 let word = self.text(t);
                 let before = self.pos;
                 let handled = self.structural(kind, word, &mut level, &mut vertex, &mut fragment, on_child);
                 if handled {
-                    if let Some(&open) = open_conditionals.last() {
-                        let span = self.toks[before].span;
-                        self.sink.syntax(
-                            SyntaxClue::UnbalancedConditional {
-                                directive: word.to_owned(),
-                                reason: "ShaderLab structure cannot sit inside a conditional directive".into(),
-                            },
-                            span,
-                        );
-                        let _ = open;
+                    if !open_conditionals.is_empty() {
+                        inside_conditional.push((self.toks[before].span, word.to_owned()));
                     }
                     statement_start = true;
                     continue;
@@ -332,15 +358,35 @@ impl<'a, 's> StructParser<'a, 's> {
             }
             // A GLSL token of this level.
             match &t.kind {
-                TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => glsl_depth += 1,
-                TokenKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => {
-                    glsl_depth = (glsl_depth - 1).max(0)
+                TokenKind::Punct(Punct::LBrace) => {
+                    glsl_depth += 1;
+                    paren_depth = 0;
                 }
+                TokenKind::Punct(Punct::RBrace) => {
+                    glsl_depth = (glsl_depth - 1).max(0);
+                    paren_depth = 0;
+                }
+                TokenKind::Punct(Punct::LParen | Punct::LBracket) => paren_depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => paren_depth = (paren_depth - 1).max(0),
+                TokenKind::Punct(Punct::Semicolon) => paren_depth = 0,
                 _ => {}
             }
-            statement_start = glsl_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
+            statement_start =
+                glsl_depth == 0 && paren_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
             level.glsl.push(t.clone());
             self.pos += 1;
+        }
+        // Structure inside a conditional is an error, unless the conditional never closes (that is the cause).
+        if open_conditionals.is_empty() {
+            for (span, word) in inside_conditional {
+                self.sink.syntax(
+                    SyntaxClue::UnbalancedConditional {
+                        directive: word,
+                        reason: "ShaderLab structure cannot sit inside a conditional directive".into(),
+                    },
+                    span,
+                );
+            }
         }
         (level, vertex, fragment)
     }
@@ -369,19 +415,19 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.skip_balanced();
                 true
             }
-            "SubShader" if kind == LevelKind::Shader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+            "SubShader" if kind == LevelKind::Shader && self.tok(1).is_some_and(is_name_token) => {
                 if let Some(s) = self.subshader() {
                     on_child(Child::SubShader(s));
                 }
                 true
             }
-            "Pass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+            "Pass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(is_name_token) => {
                 if let Some(p) = self.pass() {
                     on_child(Child::Pass(p));
                 }
                 true
             }
-            "UsePass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(|t| t.kind == TokenKind::Str) => {
+            "UsePass" if kind == LevelKind::SubShader && self.tok(1).is_some_and(is_name_token) => {
                 let start = self.here();
                 self.pos += 1;
                 if let Some((path, span)) = self.string_name("a quoted pass path") {
@@ -547,16 +593,30 @@ impl<'a, 's> StructParser<'a, 's> {
                 continue;
             }
             let value_tok = self.tok(2).cloned();
-            self.pos += 3;
+            let value_missing =
+                value_tok.as_ref().is_none_or(|v| v.is_punct(Punct::RBrace) || v.is_punct(Punct::Comma));
+            self.pos += if value_missing { 2 } else { 3 };
             let value_ok = value_tok.as_ref().is_some_and(|v| v.kind == TokenKind::Str);
             if !key_ok {
                 let found = describe(&key_tok, self.names);
                 self.sink.structure(StructureClue::InvalidTag { found }, key_tok.span);
                 continue;
             }
+            if let Some(v) = value_tok.as_ref().filter(|v| matches!(v.kind, TokenKind::Error(_))) {
+                // An unterminated string or bad number: the lexer's diagnostic.
+                let saved = self.pos;
+                self.pos -= 1;
+                self.unexpected("a quoted tag value");
+                self.pos = saved;
+                let _ = v;
+                continue;
+            }
             let Some(value_tok) = value_tok.filter(|_| value_ok) else {
-                let span = self.prev_span();
-                let found = self.toks.get(self.pos - 1).map(|t| describe(t, self.names)).unwrap_or_default();
+                let (span, found) = if value_missing {
+                    (self.here(), "a missing value".to_owned())
+                } else {
+                    (self.prev_span(), self.toks.get(self.pos - 1).map(|t| describe(t, self.names)).unwrap_or_default())
+                };
                 self.sink.structure(StructureClue::InvalidTag { found }, span);
                 continue;
             };
@@ -768,6 +828,11 @@ impl<'a, 's> StructParser<'a, 's> {
             }
         }
     }
+}
+
+/// A quoted name, or one whose closing quote is missing (reported where it is read).
+fn is_name_token(t: &Token) -> bool {
+    matches!(t.kind, TokenKind::Str | TokenKind::Error(LexError::UnterminatedString))
 }
 
 /// How a token is named in messages: `'text'`.

@@ -114,6 +114,8 @@ pub enum LexError {
     UnterminatedString,
     InvalidNumber(String),
     UnexpectedChar(char),
+    /// A placeholder for something whose error is already reported (a macro use with the wrong arity).
+    Reported,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -112,7 +112,10 @@ impl Stage {
 }
 
 pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &CallGraph) -> IoRoles {
-    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::new() };
+    // With syntax errors, statements may be missing: whole-stage checks (a varying never written, no
+    // gl_Position) would report what the parse lost.
+    let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
+    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::new(), incomplete };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -131,6 +134,7 @@ struct IoCx<'m> {
     out: IoRoles,
     /// (span, code): passes share functions, so a problem is reported once.
     reported: HashSet<(Span, &'static str)>,
+    incomplete: bool,
 }
 
 /// A struct-typed parameter or return: the struct, when the type is a struct.
@@ -288,7 +292,7 @@ impl<'m> IoCx<'m> {
         }
         // Vertex position.
         if let Some(v) = v {
-            if !io.vertex_builtins.contains("gl_Position") && !self.writes_unknown(vorder) {
+            if !io.vertex_builtins.contains("gl_Position") && !self.writes_unknown(vorder) && !self.incomplete {
                 let entry = m.name(m.functions[v].name).to_owned();
                 self.io(IoClue::MissingVertexPosition { entry }, m.functions[v].name_span);
             }
@@ -319,7 +323,7 @@ impl<'m> IoCx<'m> {
             }
         }
         // Varyings the fragment reads that the vertex never writes.
-        if let (Some(s), Some(_)) = (io.varyings, v) {
+        if let (Some(s), Some(_), false) = (io.varyings, v, self.incomplete) {
             for member in io.varyings_read.difference(&io.varyings_written) {
                 let span = self.member_span(s, *member);
                 let name = m.name(*member).to_owned();
@@ -366,10 +370,10 @@ impl<'m> IoCx<'m> {
                     let ty = type_name(m, &ty);
                     self.io(IoClue::InvalidVaryingStruct { member: name, ty }, mem.span);
                 }
-                Ty::Scalar(k) | Ty::Vector(k, _) if varyings && matches!(k, ScalarKind::Int | ScalarKind::Uint) => {
-                    if mem.qualifiers.interpolation != Some(Interpolation::Flat) {
-                        self.io(IoClue::NonFlatIntegerVarying { member: name }, mem.span);
-                    }
+                Ty::Scalar(ScalarKind::Int | ScalarKind::Uint) | Ty::Vector(ScalarKind::Int | ScalarKind::Uint, _)
+                    if varyings && mem.qualifiers.interpolation != Some(Interpolation::Flat) =>
+                {
+                    self.io(IoClue::NonFlatIntegerVarying { member: name }, mem.span);
                 }
                 _ => {}
             }

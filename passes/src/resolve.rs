@@ -357,12 +357,7 @@ impl<'m> Resolver<'m> {
     }
 
     /// Walk every branch of a region with its context.
-    fn region<T>(
-        &mut self,
-        region: &'m CondRegion<T>,
-        ctx: &CondCtx,
-        walk: &mut dyn FnMut(&mut Self, &'m [Guarded<T>], &CondCtx),
-    ) {
+    fn region<T>(&mut self, region: &'m CondRegion<T>, ctx: &CondCtx, walk: &mut BranchWalk<'_, 'm, Self, T>) {
         for (i, b) in region.branches.iter().enumerate() {
             let inner = ctx.enter(self.m, region, i as u32);
             walk(self, &b.items, &inner);
@@ -739,6 +734,9 @@ impl<'m> Resolver<'m> {
         if let Some(var) = builtins::variable(text) {
             return Resolved::Symbols(vec![Symbol::Builtin(var.name)]);
         }
+        if text == builtins::DEPTH_RANGE {
+            return Resolved::Symbols(vec![Symbol::Builtin(builtins::DEPTH_RANGE)]);
+        }
         if let Some(member) = self.io_member(name) {
             return Resolved::Symbols(vec![member]);
         }
@@ -867,3 +865,6 @@ fn compatible_redeclaration(m: &Module, first: &DeclKind, second: &DeclKind) -> 
         _ => false,
     }
 }
+
+/// A walker over one branch of a conditional region: `(pass, branch items, branch context)`.
+type BranchWalk<'w, 'm, P, T> = dyn FnMut(&mut P, &'m [Guarded<T>], &CondCtx) + 'w;

@@ -34,7 +34,7 @@ impl<'a> Files<'a> for SourceFiles<'a> {
         let (start, end) = f
             .line_range(line_index as u32 + 1)
             .ok_or(FilesError::LineTooLarge { given: line_index, max: f.text.lines().count() })?;
-        Ok(start..end + 1)
+        Ok(start..(end + 1).min(f.text.len()))
     }
 }
 
@@ -58,9 +58,7 @@ fn clamp(map: &SourceMap, span: Span) -> Range<usize> {
 /// Render diagnostics for a person. Colour only when `writer` supports it.
 pub fn render_human(module: &Module, diags: &[Diagnostic], writer: &mut dyn WriteColor) -> std::io::Result<()> {
     let files = SourceFiles(&module.sources);
-    let mut config = term::Config::default();
-    config.before_label_lines = 2;
-    config.after_label_lines = 2;
+    let config = term::Config { before_label_lines: 2, after_label_lines: 2, ..Default::default() };
     for d in diags {
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,

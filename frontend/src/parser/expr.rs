@@ -202,6 +202,13 @@ impl<'a> Parser<'a> {
     }
 
     /// `( args )` at the `(`, through the `)`.
+    /// Arguments, and whether they parsed without a syntax error.
+    fn call_args_checked(&mut self) -> (Vec<AstArg>, bool) {
+        let before = self.sink.error_count();
+        let args = self.call_args();
+        (args, self.sink.error_count() == before)
+    }
+
     fn call_args(&mut self) -> Vec<AstArg> {
         self.pos += 1; // (
                        // `f(void)` means no arguments.
@@ -223,7 +230,7 @@ impl<'a> Parser<'a> {
             return super::Step::End;
         }
         if t.is_punct(Punct::Comma) {
-            self.pos += 1;
+            self.separator("an argument");
             return super::Step::Skip;
         }
         if matches!(t.kind, TokenKind::Directive(_)) {
@@ -235,7 +242,9 @@ impl<'a> Parser<'a> {
             self.expected("')'");
             return super::Step::End;
         }
-        super::Step::Item(self.assignment())
+        let e = self.assignment();
+        self.list_item_end();
+        super::Step::Item(e)
     }
 
     fn primary(&mut self) -> ExprIdx {
@@ -264,11 +273,8 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.pos += 1;
-                if !self.enter() {
-                    return self.error_expr();
-                }
+                // `expression` -> `assignment` counts this nesting level.
                 let e = self.expression();
-                self.leave();
                 self.expect(Punct::RParen, "')'");
                 // Parentheses widen the span (useful for diagnostics on the whole group).
                 let full = span.to(self.prev_span());
@@ -341,8 +347,12 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         if self.is_punct(Punct::LParen) {
-            let args = self.call_args();
-            return self.alloc(AstExprKind::Call { callee: t.sym, callee_span: span, args }, span.to(self.prev_span()));
+            let (args, clean) = self.call_args_checked();
+            let full = span.to(self.prev_span());
+            if !clean {
+                return self.alloc(AstExprKind::Error, full);
+            }
+            return self.alloc(AstExprKind::Call { callee: t.sym, callee_span: span, args }, full);
         }
         self.alloc(AstExprKind::Ident(t.sym), span)
     }
@@ -371,8 +381,12 @@ impl<'a> Parser<'a> {
             self.expected("'(' after a type name in an expression");
             return self.error_expr();
         }
-        let args = self.call_args();
-        self.alloc(AstExprKind::Construct { ty, args }, start.to(self.prev_span()))
+        let (args, clean) = self.call_args_checked();
+        let full = start.to(self.prev_span());
+        if !clean {
+            return self.alloc(AstExprKind::Error, full);
+        }
+        self.alloc(AstExprKind::Construct { ty, args }, full)
     }
 }
 

@@ -175,8 +175,7 @@ impl<'a> Parser<'a> {
         if !self.expect(Punct::LParen, "'('") {
             return;
         }
-        loop {
-            let Some(t) = self.peek() else { break };
+        while let Some(t) = self.peek() {
             if t.kind != TokenKind::Ident {
                 self.expected("a layout qualifier name");
                 break;
@@ -381,7 +380,7 @@ impl<'a> Parser<'a> {
             return Step::End;
         }
         if t.is_punct(Punct::Comma) {
-            self.pos += 1;
+            self.separator("a parameter");
             return Step::Skip;
         }
         if let TokenKind::Directive(_) = t.kind {

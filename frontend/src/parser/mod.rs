@@ -144,6 +144,8 @@ pub struct Parser<'a> {
     bailing: bool,
     /// Set after an error until the parser has resynchronized.
     recovering: bool,
+    /// Synthetic `#endif` markers still ahead whose regions were closed early.
+    pending_synthetic: usize,
     end_span: Span,
 }
 
@@ -183,13 +185,21 @@ impl<'a> Parser<'a> {
             max_depth,
             bailing: false,
             recovering: false,
+            pending_synthetic: 0,
             end_span,
         }
     }
 
     /// Parse the whole level.
     pub fn parse_level(mut self) -> AstLevel {
-        let items = self.guarded_list(&mut |p| p.external_item(), &|_| false);
+        let mut items = Vec::new();
+        loop {
+            items.extend(self.guarded_list(&mut |p| p.external_item(), &|_| false));
+            // A marker no region claims (a synthetic `#endif`): skip it.
+            if self.bump().is_none() {
+                break;
+            }
+        }
         self.ast.items = items;
         self.ast
     }
@@ -322,7 +332,7 @@ impl<'a> Parser<'a> {
                     Some(Directive::If(c)) => format!("'#{}'", cond_keyword(c.kind)),
                     Some(Directive::Elif(_)) => "'#elif'".into(),
                     Some(Directive::Else(_)) => "'#else'".into(),
-                    Some(Directive::Endif(_)) => "'#endif'".into(),
+                    Some(Directive::Endif { .. }) => "'#endif'".into(),
                     Some(Directive::Define { .. }) => "'#define'".into(),
                     Some(Directive::Undef { .. }) => "'#undef'".into(),
                     None => "'#'".into(),
@@ -355,6 +365,46 @@ impl<'a> Parser<'a> {
             self.expected(what);
             false
         }
+    }
+
+    /// At a `,` of an argument or parameter list: consume it; a comma right after `(` or right before `)` is an
+    /// error (a missing element).
+    pub(crate) fn separator(&mut self, element: &str) {
+        let after_open =
+            self.pos.checked_sub(1).and_then(|i| self.toks.get(i)).is_some_and(|t| t.is_punct(Punct::LParen));
+        if after_open {
+            self.expected(element);
+            self.resync();
+        }
+        self.pos += 1;
+        if self.is_punct(Punct::RParen) {
+            self.expected(element);
+            self.resync();
+        }
+    }
+
+    /// After an element of an argument or parameter list: a `,`, the closing `)` or a directive must follow.
+    pub(crate) fn list_item_end(&mut self) {
+        let ok = self.peek().is_none_or(|t| {
+            t.is_punct(Punct::Comma) || t.is_punct(Punct::RParen) || matches!(t.kind, TokenKind::Directive(_))
+        });
+        if ok || self.bailing {
+            return;
+        }
+        self.expected("',' or ')'");
+        let mut depth = 0i32;
+        while let Some(t) = self.peek() {
+            match &t.kind {
+                TokenKind::Punct(Punct::LParen) => depth += 1,
+                TokenKind::Punct(Punct::RParen) if depth == 0 => break,
+                TokenKind::Punct(Punct::RParen) => depth -= 1,
+                TokenKind::Punct(Punct::Comma) if depth == 0 => break,
+                TokenKind::Punct(Punct::Semicolon | Punct::LBrace | Punct::RBrace) | TokenKind::Directive(_) => break,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.resync();
     }
 
     /// Enter one nesting level; false (after one LimitExceeded) when the limit is reached.
@@ -404,6 +454,8 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
         }
+        // Back at a statement boundary: the too-deep construct is behind us.
+        self.bailing = false;
         self.resync();
     }
 
@@ -425,8 +477,7 @@ impl<'a> Parser<'a> {
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
         let mut items = Vec::new();
-        loop {
-            let Some(t) = self.peek() else { break };
+        while let Some(t) = self.peek() {
             if is_end(self) {
                 break;
             }
@@ -438,7 +489,13 @@ impl<'a> Parser<'a> {
                         }
                         continue;
                     }
-                    Some(Directive::Elif(_) | Directive::Else(_) | Directive::Endif(_)) => break,
+                    // An `#endif` the preprocessor added for an unclosed `#if` whose region already ended.
+                    Some(Directive::Endif { synthetic: true, .. }) if self.pending_synthetic > 0 => {
+                        self.pending_synthetic -= 1;
+                        self.pos += 1;
+                        continue;
+                    }
+                    Some(Directive::Elif(_) | Directive::Else(_) | Directive::Endif { .. }) => break,
                     Some(Directive::Define { .. } | Directive::Undef { .. }) | None => {
                         // Handled by the element parser where the context allows it.
                     }
@@ -500,9 +557,15 @@ impl<'a> Parser<'a> {
                     else_span = Some(*span);
                     else_items = Some(Vec::new());
                 }
-                Some(Directive::Endif(span)) => {
+                Some(Directive::Endif { span, .. }) => {
                     self.pos += 1;
                     return Some(CondRegion { branches, else_items, else_span, end_span: *span });
+                }
+                _ if self.closes_synthetically() => {
+                    // The `#if` has no `#endif` (already reported): the region ends with the construct.
+                    self.pending_synthetic += 1;
+                    let end_span = self.here();
+                    return Some(CondRegion { branches, else_items, else_span, end_span });
                 }
                 _ => {
                     // The list closed (e.g. `}`) while the region is open: the directive splits a construct.
@@ -513,6 +576,24 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the region open here is closed by a synthetic `#endif` (its `#if` had none).
+    fn closes_synthetically(&self) -> bool {
+        let mut depth = 0i32;
+        for t in &self.toks[self.pos..] {
+            match self.directive_of(t) {
+                Some(Directive::If(_)) => depth += 1,
+                Some(Directive::Endif { synthetic, .. }) => {
+                    if depth == 0 {
+                        return *synthetic;
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     fn unbalanced_region(&mut self, span: Span) {
@@ -531,7 +612,7 @@ impl<'a> Parser<'a> {
         while let Some(t) = self.peek() {
             match self.directive_of(t) {
                 Some(Directive::If(_)) => depth += 1,
-                Some(Directive::Endif(_)) => {
+                Some(Directive::Endif { .. }) => {
                     if depth == 0 {
                         self.pos += 1;
                         return;

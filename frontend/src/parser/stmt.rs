@@ -12,12 +12,12 @@ impl<'a> Parser<'a> {
         if !self.expect(Punct::LBrace, "'{'") {
             return None;
         }
-        if !self.enter() {
+        if self.bailing {
             self.skip_block_rest();
             return None;
         }
+        // The enclosing statement counted this nesting level.
         let stmts = self.guarded_list(&mut |p| p.statement_step(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
-        self.leave();
         if !self.expect(Punct::RBrace, "'}'") {
             return Some(AstBlock { stmts, span: start.to(self.prev_span()) });
         }

@@ -181,7 +181,7 @@ impl<'m> Typer<'m> {
         region: &'m CondRegion<T>,
         ctx: &CondCtx,
         transparent: bool,
-        walk: &mut dyn FnMut(&mut Self, &'m [Guarded<T>], &CondCtx),
+        walk: &mut BranchWalk<'_, 'm, Self, T>,
     ) {
         for (i, b) in region.branches.iter().enumerate() {
             let inner = if transparent { ctx.clone() } else { ctx.enter(self.m, region, i as u32) };
@@ -352,26 +352,23 @@ impl<'m> Typer<'m> {
             }
             StmtKind::Return(value) => {
                 let expected = self.out.returns[f].clone();
-                match value {
-                    Some(e) => {
-                        let t = self.expr(owner, *e);
-                        let span = m.functions[f].exprs[*e].span;
-                        match expected {
-                            Some(Ty::Void) => {
-                                self.clue(TypeClue::ReturnInVoidFunction, span);
-                            }
-                            Some(expected) => {
-                                if let Type::Known(found) = t {
-                                    if !same_type(&expected, &found) {
-                                        let (expected, found) = (self.name_of(&expected), self.name_of(&found));
-                                        self.clue(TypeClue::ReturnTypeMismatch { expected, found }, span);
-                                    }
+                if let Some(e) = value {
+                    let t = self.expr(owner, *e);
+                    let span = m.functions[f].exprs[*e].span;
+                    match expected {
+                        Some(Ty::Void) => {
+                            self.clue(TypeClue::ReturnInVoidFunction, span);
+                        }
+                        Some(expected) => {
+                            if let Type::Known(found) = t {
+                                if !same_type(&expected, &found) {
+                                    let (expected, found) = (self.name_of(&expected), self.name_of(&found));
+                                    self.clue(TypeClue::ReturnTypeMismatch { expected, found }, span);
                                 }
                             }
-                            None => {}
                         }
+                        None => {}
                     }
-                    None => {}
                 }
             }
         }
@@ -623,6 +620,19 @@ impl<'m> Typer<'m> {
             }
             Expr::Member { base, member, member_span } => {
                 let b = self.expr(owner, *base);
+                if let Resolved::Symbols(s) = self.res.idents.get(owner, *base) {
+                    if s.as_slice() == [Symbol::Builtin(builtins::DEPTH_RANGE)] {
+                        return match builtins::depth_range_field(m.name(*member)) {
+                            Some(t) => Type::Known(t),
+                            None => {
+                                let ty = "gl_DepthRangeParameters".to_owned();
+                                let member = m.name(*member).to_owned();
+                                self.clue(TypeClue::UndeclaredStructMember { member, ty }, *member_span);
+                                Type::Unknown(UnknownReason::Error)
+                            }
+                        };
+                    }
+                }
                 let Type::Known(bt) = b else {
                     return Type::Unknown(b.reason());
                 };
@@ -685,9 +695,10 @@ impl<'m> Typer<'m> {
             Symbol::Global(g) => {
                 self.out.globals[*g].clone().map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
             }
+            // `gl_DepthRange` is a builtin struct `Ty` cannot name; its fields are typed in `member`.
             Symbol::Builtin(name) => builtins::variable(name)
                 .map(|v| Type::Known(v.ty.clone()))
-                .unwrap_or(Type::Unknown(UnknownReason::Error)),
+                .unwrap_or(Type::Unknown(UnknownReason::Variant)),
             Symbol::RuntimeMacro(_) => Type::Unknown(UnknownReason::RuntimeMacro),
             Symbol::IoMember(s, name) => self
                 .struct_members(*s)
@@ -868,10 +879,9 @@ impl<'m> Typer<'m> {
                             .unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
                 }
-                let all = builtins::functions();
                 for o in overloads {
                     if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == a) {
-                        let index = all.iter().position(|x| std::ptr::eq(x, o)).unwrap_or(0);
+                        let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
                         return Type::Known(o.ret.clone());
                     }
@@ -976,3 +986,6 @@ pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMe
     let t = Typer { m, res, out: Typing::default(), current: None, ctx: CondCtx::default() };
     t.spec_ty(&member.ty, Owner::Global)
 }
+
+/// A walker over one branch of a conditional region: `(pass, branch items, branch context)`.
+type BranchWalk<'w, 'm, P, T> = dyn FnMut(&mut P, &'m [Guarded<T>], &CondCtx) + 'w;

@@ -9,6 +9,8 @@ pub mod catalogue;
 pub mod diagnostic;
 pub mod messages;
 pub mod render;
+pub mod valid;
 
 pub use diagnostic::{collect, Diagnostic, DiagnosticType};
 pub use render::{render_human, render_json, summary};
+pub use valid::{validate, ValidModule};

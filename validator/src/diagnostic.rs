@@ -20,6 +20,8 @@ pub enum DiagnosticType {
     Io(shaderlab_passes::io::IoClue),
     /// C: constants (and the constant-value checks of B and F).
     Const(shaderlab_passes::consts::ConstClue),
+    /// F and D rules of the validator's own flow and placement checks.
+    Flow(crate::flow::FlowRule),
 }
 
 impl DiagnosticType {
@@ -32,6 +34,7 @@ impl DiagnosticType {
             DiagnosticType::Recursion { .. } => "RecursiveFunction",
             DiagnosticType::Io(i) => i.code(),
             DiagnosticType::Const(c) => c.code(),
+            DiagnosticType::Flow(f) => f.code(),
         }
     }
 
@@ -47,6 +50,7 @@ impl DiagnosticType {
                 | shaderlab_passes::consts::ConstClue::ShiftOutOfRange { .. },
             ) => Severity::Warning,
             DiagnosticType::Const(_) => Severity::Error,
+            DiagnosticType::Flow(f) => f.severity(),
             DiagnosticType::Symbol(_) | DiagnosticType::Type(_) | DiagnosticType::Recursion { .. } => Severity::Error,
         }
     }
@@ -123,6 +127,7 @@ pub fn collect(module: &Module, facts: Option<&Facts>) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = module.clues.iter().map(Diagnostic::from_clue).collect();
     if let Some(facts) = facts {
         diags.extend(facts.clues().map(Diagnostic::from_pass_clue));
+        diags.extend(crate::flow::check(module, facts));
     }
     diags.sort_by_cached_key(|d| source_order(module, d.span));
     diags

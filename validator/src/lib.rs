@@ -7,6 +7,7 @@
 
 pub mod catalogue;
 pub mod diagnostic;
+pub mod flow;
 pub mod messages;
 pub mod render;
 pub mod valid;

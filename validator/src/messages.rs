@@ -12,6 +12,7 @@ pub fn message(kind: &DiagnosticType) -> String {
         DiagnosticType::Type(t) => types(t),
         DiagnosticType::Io(i) => io(i),
         DiagnosticType::Const(c) => constant(c),
+        DiagnosticType::Flow(f) => flow(f),
         DiagnosticType::Recursion { function, cycle } => {
             format!("'{function}' : recursion is not allowed in GLSL ES (cycle: {})", cycle.join(" -> "))
         }
@@ -195,5 +196,22 @@ fn constant(c: &shaderlab_passes::consts::ConstClue) -> String {
         ConstDivideByZero => "'/' : division by zero (the result is undefined)".into(),
         ShiftOutOfRange { amount } => format!("'{amount}' : shift amount out of range (undefined result)"),
         DuplicateSwitchCase { value } => format!("'case {value}' : duplicate case label"),
+    }
+}
+
+fn flow(f: &crate::flow::FlowRule) -> String {
+    use crate::flow::FlowRule::*;
+    match f {
+        MissingReturn { function, some_path: false } => format!("'{function}' : function must return a value"),
+        MissingReturn { function, some_path: true } => {
+            format!("'{function}' : control can reach the end of a non-void function (undefined value)")
+        }
+        UnreachableCode => "'statement' : unreachable code".into(),
+        EmptyStatementBody { construct } => format!("'{construct}' : empty statement body (a stray ';'?)"),
+        MisplacedControlFlow { keyword, reason } => format!("'{keyword}' : {reason}"),
+        InvalidSwitchDefault { duplicate: true } => "'default' : more than one default label".into(),
+        InvalidSwitchDefault { duplicate: false } => "'switch' : no default label".into(),
+        UniformInitializer { name } => format!("'{name}' : a uniform cannot have an initializer"),
+        SamplerPlacement { name } => format!("'{name}' : a sampler can only be a uniform or an 'in' parameter"),
     }
 }

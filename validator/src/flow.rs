@@ -1,0 +1,348 @@
+//! Control-flow and declaration rules that need a whole-function or whole-program view: MissingReturn,
+//! UnreachableCode, EmptyStatementBody, MisplacedControlFlow, InvalidSwitchDefault, UniformInitializer and the
+//! sampler placement part of InvalidUniformType.
+//!
+//! Conditional regions (preserving mode) are walked branch by branch with their variant context, so a
+//! diagnostic found inside one carries a note naming its condition. A region "always returns" only when every
+//! branch, `#else` included, does.
+
+use crate::diagnostic::{Diagnostic, DiagnosticType};
+use shaderlab_ir::{
+    Block, CondRegion, FunctionId, Guarded, LocalKind, Module, Note, PassKind, Severity, Span, Statement, StmtKind,
+    Storage,
+};
+use shaderlab_passes::variants::{CondCtx, ELSE_BRANCH};
+use shaderlab_passes::{Facts, Ty};
+use std::collections::HashSet;
+
+/// Category F (flow) and D (declaration placement) rules found here.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FlowRule {
+    /// A non-void function without any `return` (error), or one that can fall off its end (warning).
+    MissingReturn {
+        function: String,
+        some_path: bool,
+    },
+    UnreachableCode,
+    EmptyStatementBody {
+        construct: String,
+    },
+    /// `break`/`continue`/`case`/`default` outside their construct, `discard` in vertex code.
+    MisplacedControlFlow {
+        keyword: String,
+        reason: String,
+    },
+    /// Two `default:` labels (error) or none (warning).
+    InvalidSwitchDefault {
+        duplicate: bool,
+    },
+    UniformInitializer {
+        name: String,
+    },
+    /// A sampler that is not a uniform or an `in` parameter.
+    SamplerPlacement {
+        name: String,
+    },
+}
+
+impl FlowRule {
+    pub fn code(&self) -> &'static str {
+        match self {
+            FlowRule::MissingReturn { .. } => "MissingReturn",
+            FlowRule::UnreachableCode => "UnreachableCode",
+            FlowRule::EmptyStatementBody { .. } => "EmptyStatementBody",
+            FlowRule::MisplacedControlFlow { .. } => "MisplacedControlFlow",
+            FlowRule::InvalidSwitchDefault { .. } => "InvalidSwitchDefault",
+            FlowRule::UniformInitializer { .. } => "UniformInitializer",
+            FlowRule::SamplerPlacement { .. } => "InvalidUniformType",
+        }
+    }
+
+    pub fn severity(&self) -> Severity {
+        match self {
+            FlowRule::MissingReturn { some_path: true, .. }
+            | FlowRule::UnreachableCode
+            | FlowRule::EmptyStatementBody { .. }
+            | FlowRule::InvalidSwitchDefault { duplicate: false } => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// Run the flow and placement rules.
+pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
+    let mut cx = Flow { m, out: Vec::new(), vertex_functions: HashSet::new() };
+    for (pass, p) in m.passes.iter() {
+        if matches!(p.kind, PassKind::Program { .. }) {
+            if let Some(order) = facts.calls.vertex_order.get(pass) {
+                cx.vertex_functions.extend(order.iter().copied());
+            }
+        }
+    }
+    for (g, global) in m.globals.iter() {
+        if global.qualifiers.storage == Some(Storage::Uniform) {
+            if let Some(init) = global.init {
+                let name = m.name(global.name).to_owned();
+                cx.push(FlowRule::UniformInitializer { name }, m.global_exprs[init].span, &CondCtx::default());
+            }
+        }
+        let sampler = matches!(facts.typing.globals[g], Some(Ty::Sampler(_)));
+        if sampler && !global.is_uniform() {
+            let name = m.name(global.name).to_owned();
+            cx.push(FlowRule::SamplerPlacement { name }, global.ty.span, &CondCtx::default());
+        }
+    }
+    for (f, func) in m.functions.iter() {
+        let ctx = facts.resolution.function_ctx[f].clone().unwrap_or_default();
+        for (l, local) in func.locals.iter() {
+            let sampler = matches!(facts.typing.locals[f][l], Some(Ty::Sampler(_)));
+            let misplaced = match local.kind {
+                LocalKind::Variable => true,
+                LocalKind::Parameter => matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut)),
+            };
+            if sampler && misplaced {
+                let name = m.name(local.name).to_owned();
+                cx.push(FlowRule::SamplerPlacement { name }, local.ty.span, &ctx);
+            }
+        }
+        let Some(body) = &func.body else { continue };
+        let mut walk = Walk { loops: 0, switches: 0, vertex: cx.vertex_functions.contains(&f) };
+        cx.block_stmts(&body.stmts, &ctx, &mut walk);
+        let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);
+        if non_void {
+            let name = m.name(func.name).to_owned();
+            if !has_return(&body.stmts) {
+                cx.push(FlowRule::MissingReturn { function: name, some_path: false }, func.name_span, &ctx);
+            } else if !list_returns(&body.stmts) {
+                let end = Span::new(body.span.file, body.span.end.saturating_sub(1), body.span.end);
+                cx.push(FlowRule::MissingReturn { function: name, some_path: true }, end, &ctx);
+            }
+        }
+        let _: FunctionId = f;
+    }
+    cx.out
+}
+
+struct Flow<'m> {
+    m: &'m Module,
+    out: Vec<Diagnostic>,
+    vertex_functions: HashSet<FunctionId>,
+}
+
+#[derive(Clone, Copy)]
+struct Walk {
+    loops: u32,
+    switches: u32,
+    vertex: bool,
+}
+
+/// Whether a statement always ends its path (return or discard on every path through it).
+fn returns(s: &Statement) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) | StmtKind::Discard => true,
+        StmtKind::Block(b) => list_returns(&b.stmts),
+        StmtKind::If { accept, reject: Some(reject), .. } => returns(accept) && returns(reject),
+        // `do { return; } while (c);` runs its body once.
+        StmtKind::DoWhile { body, .. } => returns(body),
+        _ => false,
+    }
+}
+
+fn list_returns(stmts: &[Guarded<Statement>]) -> bool {
+    stmts.iter().any(|s| match s {
+        Guarded::Item(s) => returns(s),
+        Guarded::Cond(region) => region_returns(region),
+    })
+}
+
+fn region_returns(region: &CondRegion<Statement>) -> bool {
+    region.else_items.as_ref().is_some_and(|e| list_returns(e))
+        && region.branches.iter().all(|b| list_returns(&b.items))
+}
+
+/// Whether any `return` (or `discard`) appears anywhere.
+fn has_return(stmts: &[Guarded<Statement>]) -> bool {
+    let mut found = false;
+    Guarded::for_each_item(stmts, &mut |s| found |= stmt_has_return(s));
+    found
+}
+
+fn stmt_has_return(s: &Statement) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) | StmtKind::Discard => true,
+        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => has_return(&b.stmts),
+        StmtKind::If { accept, reject, .. } => {
+            stmt_has_return(accept) || reject.as_deref().is_some_and(stmt_has_return)
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+            stmt_has_return(body)
+        }
+        _ => false,
+    }
+}
+
+/// Statements that end the flow of their block.
+fn jumps(s: &Statement) -> bool {
+    matches!(s.kind, StmtKind::Break | StmtKind::Continue) || returns(s)
+}
+
+/// Statements that do not count as unreachable code.
+fn inert(s: &Statement) -> bool {
+    matches!(s.kind, StmtKind::Empty | StmtKind::Define(_) | StmtKind::Undef(_) | StmtKind::Case(_) | StmtKind::Default)
+}
+
+fn first_statement(items: &[Guarded<Statement>]) -> Option<Span> {
+    let mut first = None;
+    Guarded::for_each_item(items, &mut |s| {
+        if first.is_none() && !inert(s) {
+            first = Some(s.span);
+        }
+    });
+    first
+}
+
+impl Flow<'_> {
+    fn push(&mut self, rule: FlowRule, span: Span, ctx: &CondCtx) {
+        let severity = rule.severity();
+        let mut notes = Vec::new();
+        if !ctx.descriptions.is_empty() {
+            notes.push(Note { span: None, message: format!("in variants where {}", ctx.descriptions.join(" and ")) });
+        }
+        self.out.push(Diagnostic { kind: DiagnosticType::Flow(rule), severity, span, notes });
+    }
+
+    fn region_each(&mut self, region: &CondRegion<Statement>, ctx: &CondCtx, walk: &mut Walk) {
+        for (i, b) in region.branches.iter().enumerate() {
+            let inner = ctx.enter(self.m, region, i as u32);
+            self.block_stmts(&b.items, &inner, walk);
+        }
+        if let Some(items) = &region.else_items {
+            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
+            self.block_stmts(items, &inner, walk);
+        }
+    }
+
+    /// One statement list (a block): unreachable code after a jump, then each statement.
+    fn block_stmts(&mut self, stmts: &[Guarded<Statement>], ctx: &CondCtx, walk: &mut Walk) {
+        let mut ended = false;
+        let mut reported = false;
+        for item in stmts {
+            match item {
+                Guarded::Item(s) => {
+                    if ended && !reported && !inert(s) {
+                        self.push(FlowRule::UnreachableCode, s.span, ctx);
+                        reported = true;
+                    }
+                    // A label starts a new reachable path in a switch.
+                    if matches!(s.kind, StmtKind::Case(_) | StmtKind::Default) {
+                        ended = false;
+                        reported = false;
+                    }
+                    self.stmt(s, ctx, walk);
+                    if jumps(s) {
+                        ended = true;
+                    }
+                }
+                Guarded::Cond(region) => {
+                    if ended && !reported {
+                        let first = region.branches.iter().find_map(|b| first_statement(&b.items));
+                        if let Some(span) = first {
+                            self.push(FlowRule::UnreachableCode, span, ctx);
+                            reported = true;
+                        }
+                    }
+                    self.region_each(region, ctx, walk);
+                    if region_returns(region) {
+                        ended = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn body(&mut self, construct: &str, body: &Statement, ctx: &CondCtx, walk: &mut Walk) {
+        if matches!(body.kind, StmtKind::Empty) {
+            self.push(FlowRule::EmptyStatementBody { construct: construct.into() }, body.span, ctx);
+        }
+        self.stmt(body, ctx, walk);
+    }
+
+    fn stmt(&mut self, s: &Statement, ctx: &CondCtx, walk: &mut Walk) {
+        let misplaced = |keyword: &str, reason: &str| FlowRule::MisplacedControlFlow {
+            keyword: keyword.into(),
+            reason: reason.into(),
+        };
+        match &s.kind {
+            StmtKind::Break if walk.loops == 0 && walk.switches == 0 => {
+                self.push(misplaced("break", "only inside a loop or a switch"), s.span, ctx)
+            }
+            StmtKind::Continue if walk.loops == 0 => {
+                self.push(misplaced("continue", "only inside a loop"), s.span, ctx)
+            }
+            StmtKind::Case(_) if walk.switches == 0 => {
+                self.push(misplaced("case", "only inside a switch"), s.span, ctx)
+            }
+            StmtKind::Default if walk.switches == 0 => {
+                self.push(misplaced("default", "only inside a switch"), s.span, ctx)
+            }
+            StmtKind::Discard if walk.vertex => self.push(
+                misplaced("discard", "only in fragment code (this function runs in the vertex stage)"),
+                s.span,
+                ctx,
+            ),
+            StmtKind::Block(b) => self.block_stmts(&b.stmts, ctx, walk),
+            StmtKind::If { accept, reject, .. } => {
+                self.body("if", accept, ctx, walk);
+                if let Some(r) = reject {
+                    self.body("else", r, ctx, walk);
+                }
+            }
+            StmtKind::For { body, .. } => {
+                let mut inner = Walk { loops: walk.loops + 1, ..*walk };
+                self.body("for", body, ctx, &mut inner);
+            }
+            StmtKind::While { body, .. } => {
+                let mut inner = Walk { loops: walk.loops + 1, ..*walk };
+                self.body("while", body, ctx, &mut inner);
+            }
+            StmtKind::DoWhile { body, .. } => {
+                let mut inner = Walk { loops: walk.loops + 1, ..*walk };
+                self.stmt(body, ctx, &mut inner);
+            }
+            StmtKind::Switch { body, .. } => {
+                self.switch(s, body, ctx);
+                let mut inner = Walk { switches: walk.switches + 1, ..*walk };
+                self.block_stmts(&body.stmts, ctx, &mut inner);
+            }
+            _ => {}
+        }
+    }
+
+    fn switch(&mut self, s: &Statement, body: &Block, ctx: &CondCtx) {
+        let defaults: Vec<Span> = body
+            .stmts
+            .iter()
+            .filter_map(|i| match i {
+                Guarded::Item(st) if matches!(st.kind, StmtKind::Default) => Some(st.span),
+                _ => None,
+            })
+            .collect();
+        let conditional_default = body.stmts.iter().any(|i| match i {
+            Guarded::Cond(_) => {
+                let mut any = false;
+                Guarded::for_each_item(std::slice::from_ref(i), &mut |st| any |= matches!(st.kind, StmtKind::Default));
+                any
+            }
+            _ => false,
+        });
+        if defaults.len() > 1 {
+            self.push(FlowRule::InvalidSwitchDefault { duplicate: true }, defaults[1], ctx);
+            if let Some(d) = self.out.last_mut() {
+                d.notes.insert(0, Note { span: Some(defaults[0]), message: "the first 'default' is here".into() });
+            }
+        } else if defaults.is_empty() && !conditional_default {
+            let keyword = Span::new(s.span.file, s.span.start, s.span.start + 6);
+            self.push(FlowRule::InvalidSwitchDefault { duplicate: false }, keyword, ctx);
+        }
+    }
+}

@@ -416,50 +416,71 @@ impl<'m> Typer<'m> {
         Some(t)
     }
 
-    /// An array length known without full constant folding: a literal, or a constant / macro whose value is one.
+    /// An array length known before constant folding runs: integer arithmetic over literals, constants and
+    /// macros with literal bodies. (Constant folding needs types, and array types need their lengths; this small
+    /// evaluator breaks the cycle for the sizes people write. Anything else stays unknown, which every type
+    /// comparison accepts, and constant folding checks the size itself.)
     fn const_len(&self, owner: Owner, e: ExprId) -> ArrayLen {
+        match self.int_value(owner, e, 0) {
+            Some(v) if v > 0 && v <= u32::MAX as i64 => ArrayLen::Known(v as u32),
+            _ => ArrayLen::Unknown,
+        }
+    }
+
+    fn int_value(&self, owner: Owner, e: ExprId, depth: u32) -> Option<i64> {
+        if depth > 32 {
+            return None;
+        }
         let m = self.m;
         let arena = self.arena(owner);
-        let literal = |kind: &Expr| match kind {
-            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value),
-            _ => None,
-        };
-        let value = match &arena[e].kind {
+        match &arena[e].kind {
+            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value as i64),
+            Expr::Unary { op: shaderlab_ir::UnaryOp::Negate, operand } => {
+                self.int_value(owner, *operand, depth + 1).map(|v| -v)
+            }
+            Expr::Binary { op, left, right } => {
+                let (l, r) = (self.int_value(owner, *left, depth + 1)?, self.int_value(owner, *right, depth + 1)?);
+                use shaderlab_ir::BinaryOp::*;
+                match op {
+                    Add => l.checked_add(r),
+                    Sub => l.checked_sub(r),
+                    Mul => l.checked_mul(r),
+                    Div => l.checked_div(r),
+                    Rem => l.checked_rem(r),
+                    ShiftLeft if (0..32).contains(&r) => l.checked_shl(r as u32),
+                    ShiftRight if (0..32).contains(&r) => Some(l >> r),
+                    _ => None,
+                }
+            }
             Expr::Ident(_) => match self.res.idents.get(owner, e) {
                 Resolved::Symbols(s) => match s.as_slice() {
                     [Symbol::Global(g)] if m.globals[*g].qualifiers.storage == Some(Storage::Const) => {
-                        m.globals[*g].init.and_then(|i| literal(&m.global_exprs[i].kind))
+                        self.int_value(Owner::Global, m.globals[*g].init?, depth + 1)
                     }
-                    [Symbol::Local(l)] => match owner {
-                        Owner::Function(f) => {
-                            let local = &m.functions[f].locals[*l];
-                            (local.qualifiers.storage == Some(Storage::Const))
-                                .then_some(local.init)
-                                .flatten()
-                                .and_then(|i| literal(&m.functions[f].exprs[i].kind))
+                    [Symbol::Local(l)] => {
+                        let Owner::Function(f) = owner else { return None };
+                        let local = &m.functions[f].locals[*l];
+                        if local.qualifiers.storage != Some(Storage::Const) {
+                            return None;
                         }
-                        Owner::Global => None,
-                    },
+                        self.int_value(owner, local.init?, depth + 1)
+                    }
                     _ => None,
                 },
                 _ => None,
             },
             Expr::MacroRef { args: None, .. } => {
                 let defs = self.res.macro_refs.get(owner, e);
-                let values: Vec<Option<u64>> = defs
+                let values: Vec<Option<i64>> = defs
                     .iter()
-                    .map(|d| m.macros[*d].body_expr.and_then(|b| literal(&m.global_exprs[b].kind)))
+                    .map(|d| m.macros[*d].body_expr.and_then(|b| self.int_value(Owner::Global, b, depth + 1)))
                     .collect();
                 match values.first() {
                     Some(Some(v)) if values.iter().all(|x| *x == Some(*v)) => Some(*v),
                     _ => None,
                 }
             }
-            other => literal(other),
-        };
-        match value {
-            Some(v) if v > 0 && v <= u32::MAX as u64 => ArrayLen::Known(v as u32),
-            _ => ArrayLen::Unknown,
+            _ => None,
         }
     }
 

@@ -1,0 +1,179 @@
+//! Unit tests of each pass on small inputs: the facts they produce (not only their clues, which the ABTest
+//! fixtures of tests/fixtures cover code by code).
+
+use shaderlab_frontend::{parse, MapResolver, Options};
+use shaderlab_ir::{Expr, Module, ScalarKind};
+use shaderlab_passes::consts::{ConstValue, Scalar};
+use shaderlab_passes::io::FragmentOutput;
+use shaderlab_passes::resolve::{Resolved, Symbol};
+use shaderlab_passes::{run_passes, Facts, Owner, Ty, Type, UnknownReason};
+
+fn wrap(glsl: &str) -> String {
+    format!("Shader \"t\" {{ SubShader \"s\" {{ Pass \"p\" {{\n{glsl}\nVertexShader = vert; FragmentShader = frag; }} }} }}")
+}
+
+fn analyze(glsl: &str) -> (Module, Facts) {
+    let m = parse("t.shader", &wrap(glsl), &MapResolver::new(), &Options::default());
+    assert!(m.clues.is_empty(), "frontend clues: {:?}", m.clues);
+    let facts = run_passes(&m);
+    (m, facts)
+}
+
+/// The type of the first expression of function `f` whose source text is `text`.
+fn type_of(m: &Module, facts: &Facts, f: &str, text: &str) -> Type {
+    let (id, func) = m.functions.iter().find(|(_, x)| m.name(x.name) == f && x.body.is_some()).expect("function");
+    let (e, _) =
+        func.exprs.iter().find(|(_, e)| m.sources.snippet(e.span) == text).unwrap_or_else(|| panic!("no `{text}`"));
+    facts.typing.exprs.get(Owner::Function(id), e).clone()
+}
+
+const ENTRIES: &str = "
+struct A { vec4 POSITION; vec2 TEXCOORD_0; };
+struct V { vec2 uv; vec3 n; };
+V vert(A a) { V o; o.uv = a.TEXCOORD_0; gl_Position = a.POSITION; return o; }
+void frag(V v) { gl_FragColor = vec4(v.uv, 0.0, 1.0); }";
+
+fn no_errors(facts: &Facts) {
+    let clues: Vec<_> = facts.clues().map(|c| c.kind.code()).collect();
+    assert!(clues.iter().all(|c| *c == "VaryingNotWritten"), "unexpected clues {clues:?}");
+}
+
+#[test]
+fn typing_covers_operators_swizzles_constructors_and_builtins() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        mat4 u_m; sampler2D u_tex; vec3 u_v;
+        float h(float x) {{ return x; }}
+        int h(int x) {{ return x; }}
+        void f() {{
+            vec4 p = u_m * vec4(u_v, 1.0);
+            vec2 s = p.zx;
+            float t = texture2D(u_tex, s).r;
+            int i = h(3);
+            float k = h(2.0);
+            mat3 r = mat3(u_m);
+            bvec3 c = lessThan(u_v, vec3(t));
+            uint w = 3u << 2;
+        }}"
+    ));
+    no_errors(&facts);
+    let vec = |n| Type::Known(Ty::Vector(ScalarKind::Float, n));
+    assert_eq!(type_of(&m, &facts, "f", "u_m * vec4(u_v, 1.0)"), vec(4));
+    assert_eq!(type_of(&m, &facts, "f", "p.zx"), vec(2));
+    assert_eq!(type_of(&m, &facts, "f", "texture2D(u_tex, s)"), vec(4));
+    assert_eq!(type_of(&m, &facts, "f", "h(3)"), Type::Known(Ty::INT));
+    assert_eq!(type_of(&m, &facts, "f", "h(2.0)"), Type::Known(Ty::FLOAT));
+    assert_eq!(type_of(&m, &facts, "f", "mat3(u_m)"), Type::Known(Ty::Matrix { columns: 3, rows: 3 }));
+    assert_eq!(type_of(&m, &facts, "f", "lessThan(u_v, vec3(t))"), Type::Known(Ty::Vector(ScalarKind::Bool, 3)));
+    assert_eq!(type_of(&m, &facts, "f", "3u << 2"), Type::Known(Ty::UINT));
+}
+
+#[test]
+fn macros_type_only_when_certain() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        #define SCALE 2.5
+        #define TWICE(x) ((x) * 2.0)
+        void f() {{ float a = SCALE; float b = TWICE(a); float c = float(RENDERER_COUNT); }}"
+    ));
+    no_errors(&facts);
+    assert_eq!(type_of(&m, &facts, "f", "SCALE"), Type::Known(Ty::FLOAT));
+    assert_eq!(type_of(&m, &facts, "f", "TWICE(a)"), Type::Unknown(UnknownReason::Macro));
+    assert_eq!(type_of(&m, &facts, "f", "RENDERER_COUNT"), Type::Unknown(UnknownReason::RuntimeMacro));
+    // A conversion of an unknown is still of a known type.
+    assert_eq!(type_of(&m, &facts, "f", "float(RENDERER_COUNT)"), Type::Known(Ty::FLOAT));
+}
+
+#[test]
+fn resolution_follows_scopes_and_variants() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        #ifdef HIGH
+        vec3 u_q;
+        #else
+        vec2 u_q;
+        #endif
+        float g = 1.0;
+        void f() {{
+            float g = 2.0;
+            for (int i = 0; i < 2; i++) {{ g += float(i); }}
+            vec2 a = u_q.xy;
+            vec2 b = uv;
+        }}"
+    ));
+    no_errors(&facts);
+    let (fid, func) = m.functions.iter().find(|(_, x)| m.name(x.name) == "f").expect("f");
+    let resolved = |text: &str| {
+        let (e, _) = func
+            .exprs
+            .iter()
+            .find(|(_, e)| m.sources.snippet(e.span) == text && matches!(e.kind, Expr::Ident(_)))
+            .expect(text);
+        facts.resolution.idents.get(Owner::Function(fid), e).clone()
+    };
+    // `g` inside f is the local, not the global.
+    assert!(matches!(resolved("g"), Resolved::Symbols(s) if matches!(s.as_slice(), [Symbol::Local(_)])));
+    // `u_q` has one declaration per exclusive branch: both are candidates, its type depends on the variant.
+    assert!(matches!(resolved("u_q"), Resolved::Symbols(s) if s.len() == 2));
+    assert_eq!(type_of(&m, &facts, "f", "u_q"), Type::Unknown(UnknownReason::Variant));
+    // A varying member used by its bare name (the engine's globals).
+    assert!(matches!(resolved("uv"), Resolved::Symbols(s) if matches!(s.as_slice(), [Symbol::IoMember(..)])));
+}
+
+#[test]
+fn io_roles_and_call_order() {
+    let (m, facts) = analyze(
+        "struct A { vec4 POSITION; vec3 NORMAL; };
+        struct V { vec3 n; vec2 unused; };
+        struct MRT { layout(location = 0) vec4 c0; layout(location = 1) vec4 c1; };
+        vec3 shade(vec3 n) { return normalize(n); }
+        vec3 helper(A a) { return shade(a.NORMAL); }
+        V vert(A a) { V o; o.n = helper(a); gl_Position = a.POSITION; return o; }
+        MRT frag(V v) { MRT o; o.c0 = vec4(v.n, 1.0); o.c1 = vec4(1.0); return o; }",
+    );
+    no_errors(&facts);
+    let pass = m.passes.keys().next().expect("pass");
+    let io = facts.io.passes[pass].as_ref().expect("io");
+    let struct_name = |s: Option<shaderlab_ir::StructId>| s.map(|s| m.name(m.structs[s].name).to_owned());
+    assert_eq!(struct_name(io.attributes).as_deref(), Some("A"));
+    assert_eq!(struct_name(io.varyings).as_deref(), Some("V"));
+    assert_eq!(struct_name(io.mrt).as_deref(), Some("MRT"));
+    assert!(matches!(io.output, FragmentOutput::Mrt(_)));
+    let names = |set: &std::collections::BTreeSet<shaderlab_ir::Name>| -> Vec<String> {
+        let mut v: Vec<String> = set.iter().map(|n| m.name(*n).to_owned()).collect();
+        v.sort();
+        v
+    };
+    // NORMAL is read through the helper that takes the attributes struct.
+    assert_eq!(names(&io.attributes_read), ["NORMAL", "POSITION"]);
+    assert_eq!(names(&io.varyings_written), ["n"]);
+    assert_eq!(names(&io.varyings_read), ["n"]);
+    assert!(io.vertex_builtins.contains("gl_Position"));
+    // Callees before callers, the entry last.
+    let order: Vec<&str> = facts.calls.vertex_order[pass].iter().map(|f| m.name(m.functions[*f].name)).collect();
+    assert_eq!(order, ["shade", "helper", "vert"]);
+}
+
+#[test]
+fn constants_fold_with_glsl_rules() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        const int N = 2 * 3 + 1;
+        const int BIG = 2147483647 + 1;
+        const vec3 V3 = vec3(1.0, 2.0, 3.0);
+        const float Y = V3.y * 2.0;
+        const uint U = 7u / 2u;
+        float arr[N];"
+    ));
+    no_errors(&facts);
+    let value = |name: &str| {
+        let g = m.globals.values().find(|g| m.name(g.name) == name).expect(name);
+        facts.consts.values.get(Owner::Global, g.init.expect("init")).clone()
+    };
+    assert_eq!(value("N"), Some(ConstValue::Components(vec![Scalar::Int(7)])));
+    assert_eq!(value("BIG"), Some(ConstValue::Components(vec![Scalar::Int(i32::MIN)])), "32-bit wrap-around");
+    assert_eq!(value("Y"), Some(ConstValue::Components(vec![Scalar::Float(4.0)])));
+    assert_eq!(value("U"), Some(ConstValue::Components(vec![Scalar::Uint(3)])));
+    let arr = m.globals.iter().find(|(_, g)| m.name(g.name) == "arr").map(|(id, _)| id).expect("arr");
+    assert_eq!(facts.typing.globals[arr], Some(Ty::Array(Box::new(Ty::FLOAT), shaderlab_passes::ArrayLen::Known(7))));
+}

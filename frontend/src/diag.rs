@@ -1,7 +1,7 @@
 //! Collects the frontend's clues (error-as-clue) with deduplication: one place, one code, one clue.
 
 use shaderlab_ir::{Clue, ClueKind, Span, StructureClue, SyntaxClue};
-use std::collections::HashSet;
+use shaderlab_ir::hash::FastHashSet as HashSet;
 
 #[derive(Default)]
 pub struct Sink {

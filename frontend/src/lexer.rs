@@ -36,7 +36,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn push(&mut self, kind: TokenKind, start: usize, names: &mut Interner, sym_text: Option<&str>) {
-        let sym = names.intern(sym_text.unwrap_or(""));
+        let sym = match sym_text {
+            Some(text) => names.intern(text),
+            None => Interner::EMPTY,
+        };
         self.out.push(Token {
             kind,
             sym,
@@ -47,7 +50,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn run(&mut self, names: &mut Interner) {
-        let empty = names.intern("");
+        let empty = Interner::EMPTY;
         while self.pos < self.bytes.len() {
             let b = self.bytes[self.pos];
             let start = self.pos;
@@ -147,13 +150,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn number(&mut self, start: usize, names: &mut Interner) {
-        let mut error: Option<String> = None;
+        let mut error: Option<&'static str> = None;
         let kind;
         if self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X') {
             self.pos += 2;
             let digits_start = self.pos;
             if self.eat_digits(16) == 0 {
-                error = Some("hexadecimal literal without digits".into());
+                error = Some("hexadecimal literal without digits");
             }
             let digits = &self.text[digits_start..self.pos];
             let value = u64::from_str_radix(digits, 16).ok();
@@ -173,7 +176,7 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                 }
                 if self.eat_digits(10) == 0 {
-                    error = Some("exponent without digits".into());
+                    error = Some("exponent without digits");
                 }
             }
             if is_float {
@@ -187,7 +190,7 @@ impl<'a> Lexer<'a> {
                 let digits = &self.text[start..self.pos];
                 let value = if digits.len() > 1 && digits.starts_with('0') {
                     if digits.bytes().any(|d| d > b'7') {
-                        error = Some("invalid digit in octal literal".into());
+                        error = Some("invalid digit in octal literal");
                         None
                     } else {
                         u64::from_str_radix(&digits[1..], 8).ok()
@@ -203,7 +206,7 @@ impl<'a> Lexer<'a> {
             while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
                 self.pos += 1;
             }
-            error.get_or_insert_with(|| "invalid suffix on numeric literal".into());
+            error.get_or_insert("invalid suffix on numeric literal");
         }
         let text = self.text[start..self.pos].to_owned();
         match error {
@@ -212,7 +215,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn int_suffix(&mut self, value: Option<u64>, error: &mut Option<String>) -> TokenKind {
+    fn int_suffix(&mut self, value: Option<u64>, error: &mut Option<&'static str>) -> TokenKind {
         let unsigned = matches!(self.peek(0), b'u' | b'U');
         if unsigned {
             self.pos += 1;
@@ -220,7 +223,7 @@ impl<'a> Lexer<'a> {
         let value = match value {
             Some(v) if v <= u32::MAX as u64 => v,
             _ => {
-                error.get_or_insert_with(|| "integer literal does not fit in 32 bits".into());
+                error.get_or_insert("integer literal does not fit in 32 bits");
                 0
             }
         };

@@ -30,7 +30,7 @@ use shaderlab_ir::{
     Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
     SubShader,
 };
-use std::collections::{HashMap, HashSet};
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use std::rc::Rc;
 use structure::{EntryAssign, LevelSyntax, PassSyntax};
 

@@ -14,12 +14,12 @@ use shaderlab_ir::{
 
 type Arena = PrimaryMap<ExprId, Expression>;
 
-/// Map a guarded list, each element giving zero or more lowered elements.
-fn map_guarded<T, U>(items: &[Guarded<T>], f: &mut dyn FnMut(&T) -> Vec<U>) -> Vec<Guarded<U>> {
+/// Map a guarded list; `f` pushes the lowered form of each element (zero or more items) to `out`.
+fn map_guarded<T, U>(items: &[Guarded<T>], f: &mut dyn FnMut(&T, &mut Vec<Guarded<U>>)) -> Vec<Guarded<U>> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         match item {
-            Guarded::Item(t) => out.extend(f(t).into_iter().map(Guarded::Item)),
+            Guarded::Item(t) => f(t, &mut out),
             Guarded::Cond(region) => out.push(Guarded::Cond(CondRegion {
                 branches: region
                     .branches
@@ -47,7 +47,7 @@ impl<'m> Lowerer<'m> {
 
     pub fn items(&mut self) -> Vec<Guarded<GlobalItem>> {
         let ast = self.ast;
-        map_guarded(&ast.items, &mut |item| self.item(item))
+        map_guarded(&ast.items, &mut |item, out| out.extend(self.item(item).into_iter().map(Guarded::Item)))
     }
 
     fn item(&mut self, item: &AstItem) -> Vec<GlobalItem> {
@@ -100,17 +100,16 @@ impl<'m> Lowerer<'m> {
 
     fn structure(&mut self, s: &crate::ast::AstStruct) -> StructId {
         let members = self.with_global_arena(|this, arena| {
-            map_guarded(&s.members, &mut |m: &AstMember| {
-                m.declarators
-                    .iter()
-                    .map(|d| StructMember {
+            map_guarded(&s.members, &mut |m: &AstMember, out| {
+                for d in &m.declarators {
+                    out.push(Guarded::Item(StructMember {
                         name: d.name,
                         name_span: d.name_span,
                         ty: this.type_spec(&m.ty, &d.dims, arena),
                         qualifiers: m.qualifiers.clone(),
                         span: m.span,
-                    })
-                    .collect()
+                    }));
+                }
             })
         });
         self.module.structs.push(StructDecl { name: s.name, name_span: s.name_span, members, span: s.span })
@@ -145,7 +144,7 @@ impl<'m> Lowerer<'m> {
     fn function(&mut self, f: &AstFunction) -> FunctionId {
         let mut fx = FunctionCx { arena: Arena::new(), locals: PrimaryMap::new() };
         let return_type = self.type_spec(&f.return_type, &[], &mut fx.arena);
-        let params = map_guarded(&f.params, &mut |p: &AstParam| vec![self.param(p, &mut fx)]);
+        let params = map_guarded(&f.params, &mut |p: &AstParam, out| out.push(Guarded::Item(self.param(p, &mut fx))));
         let body = f.body.as_ref().map(|b| self.block(b, &mut fx));
         self.module.functions.push(Function {
             name: f.name,
@@ -197,7 +196,7 @@ impl<'m> Lowerer<'m> {
     }
 
     fn block(&mut self, b: &AstBlock, fx: &mut FunctionCx) -> Block {
-        let stmts = map_guarded(&b.stmts, &mut |s: &AstStmt| vec![self.stmt(s, fx)]);
+        let stmts = map_guarded(&b.stmts, &mut |s: &AstStmt, out| out.push(Guarded::Item(self.stmt(s, fx))));
         Block { stmts, span: b.span }
     }
 
@@ -273,7 +272,7 @@ impl<'m> Lowerer<'m> {
     }
 
     fn args(&mut self, args: &[Guarded<ExprIdx>], arena: &mut Arena) -> Vec<Guarded<ExprId>> {
-        map_guarded(args, &mut |a: &ExprIdx| vec![self.expr(*a, arena)])
+        map_guarded(args, &mut |a: &ExprIdx, out| out.push(Guarded::Item(self.expr(*a, arena))))
     }
 
     /// Lower an expression tree, operands first.

@@ -15,7 +15,7 @@ use crate::pp_expr::{self, MacroValue};
 use crate::token::{LexError, Punct, Token, TokenKind};
 use crate::{IncludeResolver, Limits};
 use shaderlab_ir::{Clue, ClueKind, CondKind, Condition, Module, Name, PpExpr, Span, SyntaxClue};
-use std::collections::HashMap;
+use shaderlab_ir::hash::FastHashMap as HashMap;
 use std::rc::Rc;
 
 /// A directive kept in the token stream.
@@ -212,7 +212,7 @@ impl<'m> Preprocessor<'m> {
             LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
             LexError::UnterminatedString => SyntaxClue::UnterminatedString,
             LexError::InvalidNumber(reason) => {
-                SyntaxClue::InvalidNumber { text: self.module.names.resolve(t.sym).to_owned(), reason: reason.clone() }
+                SyntaxClue::InvalidNumber { text: self.module.names.resolve(t.sym).to_owned(), reason: reason.to_string() }
             }
             LexError::UnexpectedChar(c) => {
                 let text = self.module.sources.snippet(t.span);
@@ -536,8 +536,12 @@ impl<'m> Preprocessor<'m> {
             return;
         };
         let file = self.module.sources.add(key.clone(), text, Some(span));
-        let text = self.module.sources.file(file).map(|f| f.text.clone()).unwrap_or_default();
-        let tokens = lex(&text, file, &mut self.module.names);
+        // Lex the stored text in place (disjoint borrows of the source map and the interner).
+        let module = &mut *self.module;
+        let tokens = match module.sources.files.get(file) {
+            Some(f) => lex(&f.text, file, &mut module.names),
+            None => Vec::new(),
+        };
         let guard = guard_name(&tokens, &self.module.names);
         if let Some(first) = state.included.get(&key).cloned() {
             if first.guarded {

@@ -219,7 +219,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 let clue = match e {
                     LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
                     LexError::UnterminatedString => SyntaxClue::UnterminatedString,
-                    LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber { text, reason: reason.clone() },
+                    LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber { text, reason: reason.to_string() },
                     LexError::UnexpectedChar(c) => SyntaxClue::UnexpectedToken {
                         found: format!("'{c}'"),
                         expected: "a token (unexpected character)".into(),
@@ -781,7 +781,7 @@ impl<'a, 's> StructParser<'a, 's> {
             }
             TokenKind::Error(LexError::InvalidNumber(reason)) => {
                 let text = self.text(t).to_owned();
-                self.sink.syntax(SyntaxClue::InvalidNumber { text, reason: reason.clone() }, t.span);
+                self.sink.syntax(SyntaxClue::InvalidNumber { text, reason: reason.to_string() }, t.span);
                 None
             }
             TokenKind::Ident => {

@@ -108,17 +108,17 @@ impl Punct {
 }
 
 /// Why a piece of text is not a token.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LexError {
     UnterminatedComment,
     UnterminatedString,
-    InvalidNumber(String),
+    InvalidNumber(&'static str),
     UnexpectedChar(char),
     /// A placeholder for something whose error is already reported (a macro use with the wrong arity).
     Reported,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TokenKind {
     Ident,
     /// Integer literal without suffix; `value` is the parsed value (at most u32::MAX).
@@ -136,7 +136,7 @@ pub enum TokenKind {
 }
 
 /// One token. `sym` is the interned spelling (identifiers, literals, strings; for punctuators, unused).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Token {
     pub kind: TokenKind,
     pub sym: Name,

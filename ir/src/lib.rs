@@ -18,6 +18,7 @@ pub mod clue;
 pub mod cond;
 pub mod decl;
 pub mod expr;
+pub mod hash;
 pub mod module;
 pub mod names;
 pub mod source;

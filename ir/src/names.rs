@@ -1,6 +1,7 @@
 //! Interned identifiers. Every name in the IR is a [`Name`]; its text lives once in the [`Interner`].
 
 use cranelift_entity::entity_impl;
+use crate::hash::FastBuildHasher;
 use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 
@@ -12,13 +13,19 @@ entity_impl!(Name, "name");
 /// The string table behind [`Name`]. Interning the same text twice gives the same name.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Interner {
-    strings: IndexSet<String>,
+    strings: IndexSet<String, FastBuildHasher>,
 }
 
 impl Interner {
+    /// A new interner where the empty string is [`Interner::EMPTY`].
     pub fn new() -> Self {
-        Self::default()
+        let mut names = Self::default();
+        names.intern("");
+        names
     }
+
+    /// The empty string, interned first by [`Interner::new`].
+    pub const EMPTY: Name = Name(0);
 
     pub fn intern(&mut self, text: &str) -> Name {
         if let Some(index) = self.strings.get_index_of(text) {

@@ -7,6 +7,7 @@ use crate::expr::ExprId;
 use crate::names::Name;
 use crate::span::Span;
 use cranelift_entity::entity_impl;
+use crate::hash::FastBuildHasher;
 use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 
@@ -199,7 +200,7 @@ pub struct TypeSpec {
 /// The module's type table: each distinct [`TypeInner`] once.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TypeArena {
-    types: IndexSet<TypeInner>,
+    types: IndexSet<TypeInner, FastBuildHasher>,
 }
 
 impl TypeArena {

@@ -17,7 +17,7 @@ use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner};
-use std::collections::{HashMap, HashSet};
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ impl Keywords {
             ("layout", Layout),
         ];
         let words = list.iter().map(|&(w, k)| (names.intern(w), k)).collect();
-        let mut types = HashMap::new();
+        let mut types = HashMap::default();
         for name in [
             "void", "bool", "int", "uint", "float", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
             "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "mat2x2", "mat2x3", "mat2x4",

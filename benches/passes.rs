@@ -1,0 +1,84 @@
+//! Criterion benchmarks of the semantic passes and of the whole `check` pipeline, per corpus shader
+//! (includes preloaded in memory: no I/O is measured). `PBR.gs` with its includes is the headline number.
+//!
+//! Run: `cargo bench --bench passes` (the corpus is found at `$SHADERLAB_CORPUS` or `../shared/corpus`).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use shaderlab::{analyze, MapResolver, Options};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SHADERLAB_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    dir.is_dir().then_some(dir)
+}
+
+fn load_includes(root: &Path, map: &mut MapResolver) {
+    fn walk(root: &Path, dir: &Path, map: &mut MapResolver) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(root, &path, map);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                let rel = path.strip_prefix(root).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+                if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                    map.insert(name, text.clone());
+                }
+                map.insert(rel, text);
+            }
+        }
+    }
+    walk(root, root, map);
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(corpus) = corpus() else {
+        eprintln!("!!!!!!!! SKIPPED: corpus not found (set SHADERLAB_CORPUS)");
+        return;
+    };
+    let mut dev2 = MapResolver::new();
+    load_includes(&corpus.join("includes/dev2"), &mut dev2);
+    let pbr = std::fs::read_to_string(corpus.join("shaders/dev_2.0__PBR.gs")).unwrap_or_default();
+    let options = Options { file_name: "PBR.gs".into(), ..Options::default() };
+    let module = shaderlab_frontend::parse("PBR.gs", &pbr, &dev2, &shaderlab_frontend::Options::default());
+    c.bench_function("pbr_gs_passes_only", |b| b.iter(|| black_box(shaderlab_passes::run_passes(black_box(&module)))));
+    let facts = shaderlab_passes::run_passes(&module);
+    c.bench_function("pbr_gs_validator_only", |b| {
+        b.iter(|| black_box(shaderlab_validator::collect(black_box(&module), Some(&facts))))
+    });
+    c.bench_function("pbr_gs_check_preserving", |b| b.iter(|| black_box(analyze(black_box(&pbr), &dev2, &options))));
+    let variant = Options {
+        defines: Some(
+            ["GRAPHICS_API_WEBGL2", "HAS_TEX_LOD", "HAS_DERIVATIVES"]
+                .iter()
+                .map(|n| (n.to_string(), String::new()))
+                .collect(),
+        ),
+        ..options.clone()
+    };
+    c.bench_function("pbr_gs_check_variant", |b| b.iter(|| black_box(analyze(black_box(&pbr), &dev2, &variant))));
+    let mut group = c.benchmark_group("check_corpus");
+    let mut v1 = MapResolver::new();
+    load_includes(&corpus.join("includes/v1.5"), &mut v1);
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(corpus.join("shaders")).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    files.sort();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let includes = if name.starts_with("dev_2.0__") { &dev2 } else { &v1 };
+        let opts = Options { file_name: name.clone(), ..Options::default() };
+        group.bench_function(&name, |b| b.iter(|| black_box(analyze(black_box(&text), includes, &opts))));
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(2));
+    targets = bench
+}
+criterion_main!(benches);

@@ -17,7 +17,7 @@
 
 use crate::ty::{ArrayLen, Ty};
 use shaderlab_ir::{SamplerDim, SamplerType, ScalarKind};
-use std::collections::{HashMap, HashSet};
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -355,9 +355,9 @@ fn parse_table(table: &'static str) -> Catalogue {
     }
     let mut section = Section::None;
     let mut functions: Vec<Overload> = Vec::new();
-    let mut by_name: HashMap<&'static str, Range<usize>> = HashMap::new();
+    let mut by_name: HashMap<&'static str, Range<usize>> = HashMap::default();
     let mut variables: Vec<BuiltinVar> = Vec::new();
-    let mut variable_names = HashSet::new();
+    let mut variable_names = HashSet::default();
     for (index, raw) in table.lines().enumerate() {
         let line = index as u32 + 1;
         let text = raw.split('#').next().unwrap_or("").trim();
@@ -536,7 +536,7 @@ mod tests {
         for (name, count) in counts {
             assert_eq!(overloads(name).len(), count, "{name}");
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for o in functions() {
             assert!(seen.insert((o.name, o.params.clone())), "duplicate overload {} {:?}", o.name, o.params);
             assert_eq!(o.modes.len(), o.params.len());

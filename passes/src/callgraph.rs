@@ -13,7 +13,7 @@ use cranelift_entity::SecondaryMap;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::DfsPostOrder;
 use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
-use std::collections::HashMap;
+use shaderlab_ir::hash::FastHashMap as HashMap;
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]

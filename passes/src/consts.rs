@@ -14,11 +14,11 @@ use crate::resolve::{Resolution, Resolved, Symbol};
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
+use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
     Storage, TypeSpec, UnaryOp,
 };
-use std::collections::HashMap;
 
 /// Category C and the constant-value rules.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,11 +137,10 @@ pub struct Consts {
 }
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
-    let mut cx = Folder { m, res, typing, out: Consts::default() };
+    let out = Consts { values: ExprTable::for_module(m), constness: ExprTable::for_module(m), clues: Vec::new() };
+    let mut cx = Folder { m, res, typing, out };
     cx.arena(Owner::Global, &m.global_exprs);
     for (f, func) in m.functions.iter() {
-        cx.out.values.functions[f] = Default::default();
-        cx.out.constness.functions[f] = Default::default();
         cx.arena(Owner::Function(f), &func.exprs);
     }
     cx.declarations();
@@ -667,7 +666,7 @@ impl<'m> Folder<'m> {
     fn switch_stmt(&mut self, owner: Owner, s: &Statement) {
         match &s.kind {
             StmtKind::Switch { body, .. } => {
-                let mut seen: HashMap<i64, Span> = HashMap::new();
+                let mut seen: HashMap<i64, Span> = HashMap::default();
                 for item in &body.stmts {
                     let Guarded::Item(st) = item else { continue };
                     let StmtKind::Case(e) = st.kind else { continue };

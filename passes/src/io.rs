@@ -115,7 +115,7 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     // With syntax errors, statements may be missing: whole-stage checks (a varying never written, no
     // gl_Position) would report what the parse lost.
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
-    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::new(), incomplete };
+    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::default(), incomplete };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -455,7 +455,7 @@ impl<'m> IoCx<'m> {
         let func = &m.functions[f];
         let owner = Owner::Function(f);
         // Expressions that are written: assignment targets and everything on their base chains.
-        let mut written: HashSet<ExprId> = HashSet::new();
+        let mut written: HashSet<ExprId> = HashSet::default();
         for (_, e) in func.exprs.iter() {
             if let Expr::Assign { target, .. } | Expr::IncDec { target, .. } = &e.kind {
                 let mut t = *target;

@@ -19,11 +19,11 @@ use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::table::{ExprTable, Owner};
 use crate::variants::{is_include_guard, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, LocalId, MacroId, Mode, Module,
     Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
-use std::collections::{HashMap, HashSet};
 
 /// What a name in expression position stands for.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,18 +116,18 @@ struct LocalScope {
 }
 
 pub fn resolve(module: &Module) -> Resolution {
-    let mut out = Resolution::default();
-    for (f, func) in module.functions.iter() {
-        out.idents.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
-        out.calls.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
-        out.macro_refs.functions[f] = SecondaryMap::new();
-    }
+    let out = Resolution {
+        idents: ExprTable::for_module(module),
+        calls: ExprTable::for_module(module),
+        macro_refs: ExprTable::for_module(module),
+        ..Resolution::default()
+    };
     let mut r = Resolver {
         m: module,
         out,
         levels: Vec::new(),
         locals: Vec::new(),
-        local_names: HashSet::new(),
+        local_names: HashSet::default(),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
         incomplete: module.clues.iter().any(|c| {
@@ -140,7 +140,7 @@ pub fn resolve(module: &Module) -> Resolution {
         }),
     };
     // Levels are processed top-down; each scope once.
-    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> = HashMap::new();
+    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> = HashMap::default();
     for (id, scope) in module.scopes.iter() {
         children.entry(scope.parent).or_default().push(id);
     }
@@ -154,7 +154,7 @@ pub fn resolve(module: &Module) -> Resolution {
 
 /// Names declared by the items of each scope, and of the scopes below it.
 fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
-    let mut own: HashMap<ScopeId, HashSet<Name>> = HashMap::new();
+    let mut own: HashMap<ScopeId, HashSet<Name>> = HashMap::default();
     for (id, scope) in m.scopes.iter() {
         let set = own.entry(id).or_default();
         Guarded::for_each_item(&scope.items, &mut |item| match item {
@@ -183,7 +183,7 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
 /// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every pass whose
 /// program includes `scope`.
 fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
-    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::new();
+    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::default();
     for pass in m.passes.values() {
         let shaderlab_ir::PassKind::Program { scope: pass_scope, vertex, fragment } = &pass.kind else {
             continue;
@@ -193,8 +193,8 @@ fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>
             continue;
         }
         // Functions and structs of the pass's program, by name (the last declaration wins).
-        let mut functions: HashMap<Name, FunctionId> = HashMap::new();
-        let mut structs: HashMap<Name, StructId> = HashMap::new();
+        let mut functions: HashMap<Name, FunctionId> = HashMap::default();
+        let mut structs: HashMap<Name, StructId> = HashMap::default();
         for s in &chain {
             Guarded::for_each_item(&m.scopes[*s].items, &mut |item| match item {
                 GlobalItem::Function(f) if m.functions[*f].body.is_some() => {
@@ -262,7 +262,7 @@ pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
     let limit = (name.len() / 3).clamp(1, 3);
     let mut best: Option<(usize, &str)> = None;
     let mut tie = false;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for c in candidates {
         if c == name || !seen.insert(c) {
             continue;
@@ -315,17 +315,17 @@ impl<'m> Resolver<'m> {
     }
 
     fn scope(&mut self, id: ScopeId, children: &HashMap<Option<ScopeId>, Vec<ScopeId>>) {
-        let mut structs: HashMap<Name, Vec<StructId>> = HashMap::new();
+        let mut structs: HashMap<Name, Vec<StructId>> = HashMap::default();
         Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| {
             if let GlobalItem::Struct(s) = item {
                 structs.entry(self.m.structs[*s].name).or_default().push(*s);
             }
         });
         let level = Level {
-            names: HashMap::new(),
+            names: HashMap::default(),
             all_names: self.scope_names.remove(&id).unwrap_or_default(),
             structs,
-            io_members: HashMap::new(),
+            io_members: HashMap::default(),
         };
         self.levels.push(level);
         let io = io_members(self.m, id);

@@ -24,6 +24,18 @@ impl<T: Clone + Default> ExprTable<T> {
         ExprTable { global: SecondaryMap::new(), functions: SecondaryMap::new() }
     }
 
+    /// A table with an entry (the default value) for every expression of the module.
+    pub fn for_module(m: &shaderlab_ir::Module) -> Self {
+        let mut table = ExprTable::new();
+        table.global.resize(m.global_exprs.len());
+        for (f, func) in m.functions.iter() {
+            let mut map = SecondaryMap::with_capacity(func.exprs.len());
+            map.resize(func.exprs.len());
+            table.functions[f] = map;
+        }
+        table
+    }
+
     pub fn get(&self, owner: Owner, e: ExprId) -> &T {
         match owner {
             Owner::Global => &self.global[e],

@@ -11,6 +11,7 @@
 use shaderlab_ir::{
     CondKind, CondRegion, Condition, GlobalItem, Guarded, Module, Name, PpBinaryOp, PpExpr, PpUnaryOp, Span,
 };
+use std::sync::Arc;
 
 /// Branch `branch` of the region ending at `region` (`u32::MAX` for the `#else` branch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,14 +20,30 @@ pub struct BranchRef {
     pub branch: u32,
 }
 
-/// The conditions around a piece of code.
+/// The conditions around a piece of code (shared: cloning a context is cheap).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CondCtx {
+    data: Option<Arc<CtxData>>,
+}
+
+/// What a [`CondCtx`] knows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CtxData {
     pub path: Vec<BranchRef>,
     /// Certain facts: `(macro, defined?)`.
     pub atoms: Vec<(Name, bool)>,
     /// Human descriptions, outermost first (`MATERIAL_HAS_BASETEXTURE is defined`).
     pub descriptions: Vec<String>,
+}
+
+static UNCONDITIONAL: CtxData = CtxData { path: Vec::new(), atoms: Vec::new(), descriptions: Vec::new() };
+
+impl std::ops::Deref for CondCtx {
+    type Target = CtxData;
+
+    fn deref(&self) -> &CtxData {
+        self.data.as_deref().unwrap_or(&UNCONDITIONAL)
+    }
 }
 
 pub const ELSE_BRANCH: u32 = u32::MAX;
@@ -62,7 +79,7 @@ impl CondCtx {
 
     /// The context of branch `branch` (or [`ELSE_BRANCH`]) of `region`.
     pub fn enter<T>(&self, module: &Module, region: &CondRegion<T>, branch: u32) -> CondCtx {
-        let mut ctx = self.clone();
+        let mut ctx: CtxData = (**self).clone();
         ctx.path.push(BranchRef { region: region.end_span, branch });
         let taken = if branch == ELSE_BRANCH { region.branches.len() } else { branch as usize };
         for (i, b) in region.branches.iter().enumerate().take(taken + 1) {
@@ -73,7 +90,7 @@ impl CondCtx {
             certain_atoms(&b.condition.expr, holds, &mut ctx.atoms);
         }
         ctx.descriptions.push(describe_branch(module, region, branch));
-        ctx
+        CondCtx { data: Some(Arc::new(ctx)) }
     }
 }
 

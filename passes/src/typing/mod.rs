@@ -141,10 +141,10 @@ impl<'m> Typer<'m> {
 
     fn run(&mut self) {
         let m = self.m;
+        self.out.exprs = ExprTable::for_module(m);
+        self.out.callees = ExprTable::for_module(m);
+        self.out.access = ExprTable::for_module(m);
         for (f, func) in m.functions.iter() {
-            self.out.exprs.functions[f] = SecondaryMap::with_capacity(func.exprs.len());
-            self.out.callees.functions[f] = SecondaryMap::new();
-            self.out.access.functions[f] = SecondaryMap::new();
             let mut locals = SecondaryMap::with_capacity(func.locals.len());
             for (l, local) in func.locals.iter() {
                 locals[l] = self.spec_ty(&local.ty, Owner::Function(f));

@@ -9,9 +9,11 @@ pub mod catalogue;
 pub mod diagnostic;
 pub mod flow;
 pub mod messages;
+pub mod policy;
 pub mod render;
 pub mod valid;
 
 pub use diagnostic::{collect, Diagnostic, DiagnosticType};
+pub use policy::WarningPolicy;
 pub use render::{render_human, render_json, summary};
 pub use valid::{validate, ValidModule};

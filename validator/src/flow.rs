@@ -72,6 +72,7 @@ impl FlowRule {
 /// Run the flow and placement rules.
 pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
     let mut cx = Flow { m, out: Vec::new(), vertex_functions: HashSet::new() };
+    let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {
             if let Some(order) = facts.calls.vertex_order.get(pass) {
@@ -109,7 +110,8 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
         let mut walk = Walk { loops: 0, switches: 0, vertex: cx.vertex_functions.contains(&f) };
         cx.block_stmts(&body.stmts, &ctx, &mut walk);
         let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);
-        if non_void {
+        // With syntax errors a `return` may have been lost to recovery: not a second diagnostic.
+        if non_void && !incomplete {
             let name = m.name(func.name).to_owned();
             if !has_return(&body.stmts) {
                 cx.push(FlowRule::MissingReturn { function: name, some_path: false }, func.name_span, &ctx);

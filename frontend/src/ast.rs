@@ -27,7 +27,7 @@ pub enum AstExprKind {
     Select { condition: ExprIdx, accept: ExprIdx, reject: ExprIdx },
     Sequence { left: ExprIdx, right: ExprIdx },
     Call { callee: Name, callee_span: Span, args: Vec<AstArg> },
-    Construct { ty: AstType, args: Vec<AstArg> },
+    Construct { ty: Box<AstType>, args: Vec<AstArg> },
     Member { base: ExprIdx, member: Name, member_span: Span },
     Index { base: ExprIdx, index: ExprIdx },
     Length { base: ExprIdx },

@@ -386,7 +386,7 @@ impl<'a> Parser<'a> {
         if !clean {
             return self.alloc(AstExprKind::Error, full);
         }
-        self.alloc(AstExprKind::Construct { ty, args }, full)
+        self.alloc(AstExprKind::Construct { ty: Box::new(ty), args }, full)
     }
 }
 

@@ -16,8 +16,8 @@ use crate::ast::{AstExpr, AstExprKind, AstLevel, ExprIdx};
 use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::{CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner};
 
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,7 +178,8 @@ impl<'a> Parser<'a> {
             names,
             kw,
             sink,
-            ast: AstLevel::default(),
+            // About one expression per two tokens: growing the arena by doubling would copy it repeatedly.
+            ast: AstLevel { exprs: la_arena::Arena::with_capacity(toks.len() / 2 + 16), items: Vec::new() },
             macros,
             type_names,
             depth: 0,

@@ -1,7 +1,7 @@
 //! Collects the frontend's clues (error-as-clue) with deduplication: one place, one code, one clue.
 
-use shaderlab_ir::{Clue, ClueKind, Span, StructureClue, SyntaxClue};
 use shaderlab_ir::hash::FastHashSet as HashSet;
+use shaderlab_ir::{Clue, ClueKind, Span, StructureClue, SyntaxClue};
 
 #[derive(Default)]
 pub struct Sink {

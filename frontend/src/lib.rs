@@ -26,11 +26,11 @@ mod tests;
 use diag::Sink;
 use parser::{Keywords, MacroInfo, Parser};
 use preprocess::{MacroBody, PpState, Preprocessor};
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
     SubShader,
 };
-use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use std::rc::Rc;
 use structure::{EntryAssign, LevelSyntax, PassSyntax};
 
@@ -74,11 +74,19 @@ pub struct Limits {
     pub max_macro_depth: usize,
     /// Tokens produced by macro expansion in one compile.
     pub max_macro_expansion_tokens: usize,
+    /// `#include`s spliced in one pass.
+    pub max_inclusions: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_nesting: 256, max_include_depth: 32, max_macro_depth: 256, max_macro_expansion_tokens: 1 << 20 }
+        Limits {
+            max_nesting: 128,
+            max_include_depth: 32,
+            max_macro_depth: 256,
+            max_macro_expansion_tokens: 1 << 20,
+            max_inclusions: 1024,
+        }
     }
 }
 

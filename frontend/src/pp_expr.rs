@@ -85,10 +85,16 @@ impl<'a> CondParser<'a> {
             return self.unary();
         }
         let mut left = self.binary(level + 1)?;
+        let mut chain = 0;
         while let Some(p) = self.punct() {
             let Some(&(_, op)) = BINARY_LEVELS[level].iter().find(|(q, _)| *q == p) else {
                 break;
             };
+            // A chain nests as deep as it is long.
+            chain += 1;
+            if self.depth + chain > 128 {
+                return Err("condition nested too deeply".into());
+            }
             self.pos += 1;
             let right = self.binary(level + 1)?;
             left = PpExpr::Binary(op, Box::new(left), Box::new(right));

@@ -14,8 +14,8 @@ use crate::lexer::lex;
 use crate::pp_expr::{self, MacroValue};
 use crate::token::{LexError, Punct, Token, TokenKind};
 use crate::{IncludeResolver, Limits};
-use shaderlab_ir::{Clue, ClueKind, CondKind, Condition, Module, Name, PpExpr, Span, SyntaxClue};
 use shaderlab_ir::hash::FastHashMap as HashMap;
+use shaderlab_ir::{Clue, ClueKind, CondKind, Condition, Module, Name, PpExpr, Span, SyntaxClue};
 use std::rc::Rc;
 
 /// A directive kept in the token stream.
@@ -65,6 +65,8 @@ struct IncludeRecord {
 pub struct PpState {
     pub macros: HashMap<Name, Rc<MacroBody>>,
     included: HashMap<String, IncludeRecord>,
+    /// Inclusions so far in this pass chain (bounded: chunks including chunks twice fan out exponentially).
+    inclusions: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +100,8 @@ pub struct Preprocessor<'m> {
     pub variant: bool,
     pub directives: Vec<Directive>,
     expansion_budget: usize,
+    /// Nesting of macro arguments being expanded.
+    arg_depth: usize,
     empty: Name,
 }
 
@@ -126,6 +130,7 @@ impl<'m> Preprocessor<'m> {
             variant,
             directives: Vec::new(),
             expansion_budget: limits.max_macro_expansion_tokens,
+            arg_depth: 0,
             empty,
         }
     }
@@ -211,9 +216,10 @@ impl<'m> Preprocessor<'m> {
             LexError::Reported => return,
             LexError::UnterminatedComment => SyntaxClue::UnterminatedComment,
             LexError::UnterminatedString => SyntaxClue::UnterminatedString,
-            LexError::InvalidNumber(reason) => {
-                SyntaxClue::InvalidNumber { text: self.module.names.resolve(t.sym).to_owned(), reason: reason.to_string() }
-            }
+            LexError::InvalidNumber(reason) => SyntaxClue::InvalidNumber {
+                text: self.module.names.resolve(t.sym).to_owned(),
+                reason: reason.to_string(),
+            },
             LexError::UnexpectedChar(c) => {
                 let text = self.module.sources.snippet(t.span);
                 let shown = if text.is_empty() { c.to_string() } else { text.to_owned() };
@@ -531,6 +537,19 @@ impl<'m> Preprocessor<'m> {
             );
             return;
         }
+        state.inclusions += 1;
+        if state.inclusions > self.limits.max_inclusions {
+            if state.inclusions == self.limits.max_inclusions + 1 {
+                self.sink.syntax(
+                    SyntaxClue::LimitExceeded {
+                        what: "number of inclusions".into(),
+                        limit: self.limits.max_inclusions,
+                    },
+                    span,
+                );
+            }
+            return;
+        }
         let Some(text) = self.resolver.load(&key) else {
             self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw }, span);
             return;
@@ -637,7 +656,21 @@ impl<'m> Preprocessor<'m> {
                     let mut j = 0;
                     while j < arg.len() {
                         if arg[j].kind == TokenKind::Ident {
+                            // Arguments nest (`F(F(F(x)))`) without marking anything active: bound them.
+                            self.arg_depth += 1;
+                            if self.arg_depth > self.limits.max_macro_depth {
+                                self.arg_depth -= 1;
+                                self.sink.syntax(
+                                    SyntaxClue::LimitExceeded {
+                                        what: "macro expansion depth".into(),
+                                        limit: self.limits.max_macro_depth,
+                                    },
+                                    arg[j].span,
+                                );
+                                return toks.len();
+                            }
                             j = self.expand_one(arg, j, state, &mut buf, active);
+                            self.arg_depth -= 1;
                         } else {
                             buf.push(arg[j].clone());
                             j += 1;

@@ -7,8 +7,8 @@
 
 use crate::diag::Sink;
 use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
-use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
 use shaderlab_ir::hash::FastHashMap as HashMap;
+use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
 
 /// The kind of value a property takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

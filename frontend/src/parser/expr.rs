@@ -66,7 +66,13 @@ impl<'a> Parser<'a> {
     /// `expression`: assignments separated by commas.
     pub(crate) fn expression(&mut self) -> ExprIdx {
         let mut left = self.assignment();
+        let mut chain = 0;
         while self.is_punct(Punct::Comma) && !self.bailing {
+            // A chain builds a tree as deep as it is long: it counts as nesting.
+            chain += 1;
+            if !self.chain_ok(chain) {
+                break;
+            }
             self.pos += 1;
             let right = self.assignment();
             let span = self.ast.exprs[left].span.to(self.ast.exprs[right].span);
@@ -111,8 +117,13 @@ impl<'a> Parser<'a> {
 
     fn binary(&mut self, min_prec: u8) -> ExprIdx {
         let mut left = self.unary();
+        let mut chain = 0;
         while let Some((op, prec)) = self.current_punct().and_then(binary_op) {
             if prec < min_prec || self.bailing {
+                break;
+            }
+            chain += 1;
+            if !self.chain_ok(chain) {
                 break;
             }
             self.pos += 1;
@@ -150,9 +161,17 @@ impl<'a> Parser<'a> {
 
     fn postfix(&mut self) -> ExprIdx {
         let mut e = self.primary();
+        let mut chain = 0;
         loop {
             if self.bailing {
                 return e;
+            }
+            if matches!(self.current_punct(), Some(Punct::LBracket | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus))
+            {
+                chain += 1;
+                if !self.chain_ok(chain) {
+                    return e;
+                }
             }
             let start = self.ast.exprs[e].span;
             match self.current_punct() {

@@ -424,6 +424,20 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// A left-nested chain (`a + b + c ...`, `v.x.y ...`, `a, b, c ...`) makes a tree as deep as the chain is
+    /// long; with the current nesting it must stay within the limit. False (after one LimitExceeded) otherwise.
+    pub(crate) fn chain_ok(&mut self, chain: usize) -> bool {
+        if self.depth + chain <= self.max_depth {
+            return true;
+        }
+        if !self.bailing {
+            self.bailing = true;
+            let span = self.here();
+            self.sink.syntax(SyntaxClue::LimitExceeded { what: "nesting depth".into(), limit: self.max_depth }, span);
+        }
+        false
+    }
+
     pub(crate) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -485,7 +499,15 @@ impl<'a> Parser<'a> {
             if let TokenKind::Directive(_) = t.kind {
                 match self.directive_of(t) {
                     Some(Directive::If(_)) => {
-                        if let Some(region) = self.cond_region(element, is_end) {
+                        if !self.enter() {
+                            // Too deeply nested: skip the whole region.
+                            self.pos += 1;
+                            self.skip_to_region_end();
+                            continue;
+                        }
+                        let region = self.cond_region(element, is_end);
+                        self.leave();
+                        if let Some(region) = region {
                             items.push(Guarded::Cond(region));
                         }
                         continue;

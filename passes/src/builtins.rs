@@ -16,8 +16,8 @@
 //! unit test, and `tests/builtins_glslang.rs` checks every overload and variable against glslangValidator.
 
 use crate::ty::{ArrayLen, Ty};
-use shaderlab_ir::{SamplerDim, SamplerType, ScalarKind};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::{SamplerDim, SamplerType, ScalarKind};
 use std::ops::Range;
 use std::sync::OnceLock;
 

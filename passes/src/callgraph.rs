@@ -12,8 +12,8 @@ use crate::typing::{Callee, Typing};
 use cranelift_entity::SecondaryMap;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::DfsPostOrder;
-use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
 use shaderlab_ir::hash::FastHashMap as HashMap;
+use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]

@@ -26,7 +26,7 @@ pub enum ConstClue {
     NonConstArraySize { reason: String },
     NonConstInitializer { name: String },
     IndexOutOfBounds { index: i64, len: u32 },
-    ConstDivideByZero,
+    ConstDivideByZero { op: &'static str },
     ShiftOutOfRange { amount: i64 },
     DuplicateSwitchCase { value: i64 },
 }
@@ -37,7 +37,7 @@ impl ConstClue {
             ConstClue::NonConstArraySize { .. } => "NonConstArraySize",
             ConstClue::NonConstInitializer { .. } => "NonConstInitializer",
             ConstClue::IndexOutOfBounds { .. } => "IndexOutOfBounds",
-            ConstClue::ConstDivideByZero => "ConstDivideByZero",
+            ConstClue::ConstDivideByZero { .. } => "ConstDivideByZero",
             ConstClue::ShiftOutOfRange { .. } => "ShiftOutOfRange",
             ConstClue::DuplicateSwitchCase { .. } => "DuplicateSwitchCase",
         }
@@ -411,7 +411,7 @@ impl<'m> Folder<'m> {
                         && zero
                         && (integer || r.iter().all(|s| matches!(s, Scalar::Float(_))))
                     {
-                        self.clue(ConstClue::ConstDivideByZero, e.span);
+                        self.clue(ConstClue::ConstDivideByZero { op: op.symbol() }, e.span);
                     }
                     if matches!(op, BinaryOp::ShiftLeft | BinaryOp::ShiftRight) {
                         if let Some(bad) = r.iter().map(|s| s.as_i64()).find(|a| !(0..32).contains(a)) {

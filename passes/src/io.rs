@@ -267,7 +267,7 @@ impl<'m> IoCx<'m> {
         let inputs_v: Vec<StructId> = io.attributes.into_iter().collect();
         let inputs_f: Vec<StructId> = io.varyings.into_iter().collect();
         for &f in vorder {
-            self.uses(f, Stage::Vertex, &io.clone(), &inputs_v, &mut |kind, s, name, write| match kind {
+            self.uses(f, Stage::Vertex, &io.clone(), &inputs_v, v, &mut |kind, s, name, write| match kind {
                 UseKind::Member if Some(s) == io.attributes && !write => {
                     io.attributes_read.insert(name);
                 }
@@ -278,17 +278,25 @@ impl<'m> IoCx<'m> {
             });
         }
         for &f in forder {
-            self.uses(f, Stage::Fragment, &io.clone(), &inputs_f, &mut |kind, s, name, write| {
+            self.uses(f, Stage::Fragment, &io.clone(), &inputs_f, fr, &mut |kind, s, name, write| {
                 if kind == UseKind::Member && Some(s) == io.varyings && !write {
                     io.varyings_read.insert(name);
                 }
             });
         }
         for &f in vorder {
-            io.vertex_builtins.extend(self.builtins_written(f));
+            io.vertex_builtins.extend(self.builtins_written(f).into_iter().map(|(n, _)| n));
         }
+        // First write of each fragment output builtin, in source order.
+        let mut first_writes: BTreeMap<&'static str, Span> = BTreeMap::new();
         for &f in forder {
-            io.fragment_builtins.extend(self.builtins_written(f));
+            for (name, span) in self.builtins_written(f) {
+                io.fragment_builtins.insert(name);
+                let slot = first_writes.entry(name).or_insert(span);
+                if (span.file, span.start) < (slot.file, slot.start) {
+                    *slot = span;
+                }
+            }
         }
         // Vertex position.
         if let Some(v) = v {
@@ -318,7 +326,17 @@ impl<'m> IoCx<'m> {
                 }
             }
             if mechanisms.len() > 1 {
-                let span = m.functions[f].name_span;
+                // The culprit: the builtin write that adds a second mechanism (the later one when both are
+                // builtins; the builtin write when the entry also returns its output).
+                let writes: Vec<Span> =
+                    ["gl_FragColor", "gl_FragData"].iter().filter_map(|b| first_writes.get(b).copied()).collect();
+                let span = writes
+                    .iter()
+                    .copied()
+                    .max_by_key(|s| (s.file, s.start))
+                    .filter(|_| writes.len() > 1)
+                    .or_else(|| writes.first().copied())
+                    .unwrap_or(m.functions[f].name_span);
                 self.io(IoClue::GlFragColorWithMrt { first: mechanisms[0].into(), second: mechanisms[1].into() }, span);
             }
         }
@@ -420,8 +438,8 @@ impl<'m> IoCx<'m> {
         }
     }
 
-    /// Builtins written (as assignment targets) in a function.
-    fn builtins_written(&self, f: FunctionId) -> Vec<&'static str> {
+    /// Builtins written (as assignment targets) in a function, with the span of each write.
+    fn builtins_written(&self, f: FunctionId) -> Vec<(&'static str, Span)> {
         let func = &self.m.functions[f];
         let owner = Owner::Function(f);
         let mut out = Vec::new();
@@ -434,7 +452,7 @@ impl<'m> IoCx<'m> {
             if let Resolved::Symbols(s) = self.res.idents.get(owner, root) {
                 for sym in s {
                     if let Symbol::Builtin(name) = sym {
-                        out.push(*name);
+                        out.push((*name, e.span));
                     }
                 }
             }
@@ -443,17 +461,42 @@ impl<'m> IoCx<'m> {
     }
 
     /// Visit IO-struct member uses of a function; report stage mismatches and writes to stage inputs.
+    /// Whether `base` (the struct part of `base.member`) is the entry's input parameter.
+    fn is_stage_input(
+        &self,
+        f: FunctionId,
+        input_param: Option<(FunctionId, shaderlab_ir::LocalId)>,
+        func: &shaderlab_ir::Function,
+        base: ExprId,
+    ) -> bool {
+        let Some((entry, param)) = input_param else { return false };
+        if entry != f {
+            return false;
+        }
+        let root = root_of(func, base);
+        matches!(self.res.idents.get(Owner::Function(f), root),
+            Resolved::Symbols(s) if s.as_slice() == [Symbol::Local(param)])
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn uses(
         &mut self,
         f: FunctionId,
         stage: Stage,
         io: &PassIo,
         inputs: &[StructId],
+        entry: Option<FunctionId>,
         on_use: &mut dyn FnMut(UseKind, StructId, Name, bool),
     ) {
         let m = self.m;
         let func = &m.functions[f];
         let owner = Owner::Function(f);
+        let input_param = entry.and_then(|e| {
+            m.functions[e].params.first().and_then(|p| match p {
+                Guarded::Item(shaderlab_ir::Param { kind: ParamKind::Declared { local }, .. }) => Some((e, *local)),
+                _ => None,
+            })
+        });
         // Expressions that are written: assignment targets and everything on their base chains.
         let mut written: HashSet<ExprId> = HashSet::default();
         for (_, e) in func.exprs.iter() {
@@ -472,11 +515,14 @@ impl<'m> IoCx<'m> {
         for (id, e) in func.exprs.iter() {
             match &e.kind {
                 Expr::Member { base, member, .. } => {
+                    let exists = matches!(self.typing.access.get(owner, id), crate::typing::Access::Field(_));
                     if let Type::Known(Ty::Struct(s)) = self.typing.exprs.get(owner, *base) {
-                        if stage_io.contains(&Some(*s)) {
+                        if stage_io.contains(&Some(*s)) && exists {
                             let write = written.contains(&id);
                             on_use(UseKind::Member, *s, *member, write);
-                            if write && inputs.contains(s) {
+                            // Only the entry's own input parameter is the stage input (locals and helper
+                            // parameters of the struct type are copies).
+                            if write && inputs.contains(s) && self.is_stage_input(f, input_param, func, *base) {
                                 self.not_writable(*s, *member, stage, e.span);
                             }
                         }

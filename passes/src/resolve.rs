@@ -127,7 +127,7 @@ pub fn resolve(module: &Module) -> Resolution {
         out,
         levels: Vec::new(),
         locals: Vec::new(),
-        local_names: HashSet::default(),
+        local_names: HashMap::default(),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
         incomplete: module.clues.iter().any(|c| {
@@ -292,8 +292,8 @@ struct Resolver<'m> {
     out: Resolution,
     levels: Vec<Level>,
     locals: Vec<LocalScope>,
-    /// Every local name of the current function (for UseBeforeDeclaration).
-    local_names: HashSet<Name>,
+    /// Every local name of the current function with its first declaration (for UseBeforeDeclaration).
+    local_names: HashMap<Name, Span>,
     preserving: bool,
     scope_names: HashMap<ScopeId, HashSet<Name>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
@@ -421,7 +421,10 @@ impl<'m> Resolver<'m> {
         });
         self.declare_global(f.name, DeclKind::Function(id), f.name_span, ctx);
         let Some(body) = &f.body else { return };
-        self.local_names = f.locals.values().map(|l| l.name).collect();
+        self.local_names.clear();
+        for l in f.locals.values() {
+            self.local_names.entry(l.name).or_insert(l.name_span);
+        }
         self.locals.push(LocalScope::default());
         self.params(id, &f.params, ctx);
         self.stmts(id, &body.stmts, ctx);
@@ -460,7 +463,7 @@ impl<'m> Resolver<'m> {
                 self.clue(SymbolClue::Redefinition { name: text.clone() }, l.name_span, ctx)
                     .notes
                     .push(crate::clue::PassNote { span: Some(first), message: "previous declaration is here".into() });
-            } else if l.kind == shaderlab_ir::LocalKind::Variable && self.locals.len() > 1 {
+            } else if l.kind == shaderlab_ir::LocalKind::Variable {
                 let outer = self.locals[..self.locals.len() - 1]
                     .iter()
                     .rev()
@@ -471,6 +474,8 @@ impl<'m> Resolver<'m> {
                         v.iter().find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx)).map(|d| d.span)
                     })
                 });
+                // A local hides outer locals and parameters from a nested block; it hides a global anywhere.
+                let outer = outer.filter(|_| self.locals.len() > 1);
                 if let Some(hidden) = outer.or(global) {
                     self.clue(SymbolClue::ShadowedDeclaration { name: text }, l.name_span, ctx)
                         .notes
@@ -608,7 +613,7 @@ impl<'m> Resolver<'m> {
             return;
         }
         let text = self.name(name).to_owned();
-        if self.declared_later(name) {
+        if self.declared_later(name, ty.span) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text }, ty.span, ctx);
         } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
@@ -663,8 +668,9 @@ impl<'m> Resolver<'m> {
             .find_map(|l| l.io_members.get(&name).and_then(|v| v.first()).map(|(s, n)| Symbol::IoMember(*s, *n)))
     }
 
-    fn declared_later(&self, name: Name) -> bool {
-        self.local_names.contains(&name) || self.levels.iter().any(|l| l.all_names.contains(&name))
+    fn declared_later(&self, name: Name, use_at: Span) -> bool {
+        self.local_names.get(&name).is_some_and(|&at| at.file == use_at.file && at.start > use_at.start)
+            || self.levels.iter().any(|l| l.all_names.contains(&name))
     }
 
     /// Visible value names for suggestions.
@@ -749,7 +755,7 @@ impl<'m> Resolver<'m> {
             });
             return Resolved::Unresolved;
         }
-        if self.declared_later(name) {
+        if self.declared_later(name, span) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return Resolved::Unresolved;
         }
@@ -856,7 +862,9 @@ fn compatible_redeclaration(m: &Module, first: &DeclKind, second: &DeclKind) -> 
                 });
                 out
             };
-            sig(fa) != sig(fb) || fa.body.is_none() || fb.body.is_none()
+            let same_return =
+                fa.return_type.base == fb.return_type.base && fa.return_type.dims.len() == fb.return_type.dims.len();
+            sig(fa) != sig(fb) || ((fa.body.is_none() || fb.body.is_none()) && same_return)
         }
         (DeclKind::Var(a), DeclKind::Var(b)) => {
             let (ga, gb) = (&m.globals[*a], &m.globals[*b]);

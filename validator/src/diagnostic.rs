@@ -22,6 +22,28 @@ pub enum DiagnosticType {
     Const(shaderlab_passes::consts::ConstClue),
     /// F and D rules of the validator's own flow and placement checks.
     Flow(crate::flow::FlowRule),
+    /// Backend-reported: a construct the chosen target cannot express. The backend owns the typed data and
+    /// words the message (`'token' : text`); the validator only carries it.
+    Backend { code: BackendCode, message: String },
+}
+
+/// Codes of target-divergent constructs (`spec/diagnostics.md`, "Backend-reported").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackendCode {
+    /// Legal ShaderLab the target cannot express (`switch` with fallthrough, `uint`, bitwise operators, `flat`,
+    /// ES 3.00-only builtins in GLSL ES 1.00; reserved interface names).
+    UnsupportedInTarget,
+    /// `float a[2][3]`: no GLSL ES version has arrays of arrays.
+    ArrayOfArrays,
+}
+
+impl BackendCode {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendCode::UnsupportedInTarget => "UnsupportedInTarget",
+            BackendCode::ArrayOfArrays => "ArrayOfArrays",
+        }
+    }
 }
 
 impl DiagnosticType {
@@ -35,6 +57,7 @@ impl DiagnosticType {
             DiagnosticType::Io(i) => i.code(),
             DiagnosticType::Const(c) => c.code(),
             DiagnosticType::Flow(f) => f.code(),
+            DiagnosticType::Backend { code, .. } => code.name(),
         }
     }
 
@@ -46,12 +69,15 @@ impl DiagnosticType {
             DiagnosticType::Io(shaderlab_passes::io::IoClue::VaryingNotWritten { .. }) => Severity::Warning,
             DiagnosticType::Io(_) => Severity::Error,
             DiagnosticType::Const(
-                shaderlab_passes::consts::ConstClue::ConstDivideByZero
+                shaderlab_passes::consts::ConstClue::ConstDivideByZero { .. }
                 | shaderlab_passes::consts::ConstClue::ShiftOutOfRange { .. },
             ) => Severity::Warning,
             DiagnosticType::Const(_) => Severity::Error,
             DiagnosticType::Flow(f) => f.severity(),
-            DiagnosticType::Symbol(_) | DiagnosticType::Type(_) | DiagnosticType::Recursion { .. } => Severity::Error,
+            DiagnosticType::Symbol(_)
+            | DiagnosticType::Type(_)
+            | DiagnosticType::Recursion { .. }
+            | DiagnosticType::Backend { .. } => Severity::Error,
         }
     }
 }
@@ -84,6 +110,13 @@ impl Diagnostic {
 }
 
 impl Diagnostic {
+    /// A construct a backend refused, at `span`.
+    pub fn backend(code: BackendCode, message: String, span: Span, notes: Vec<Note>) -> Diagnostic {
+        let kind = DiagnosticType::Backend { code, message };
+        let severity = kind.severity();
+        Diagnostic { kind, severity, span, notes }
+    }
+
     pub fn from_pass_clue(clue: &PassClue) -> Diagnostic {
         let kind = match &clue.kind {
             PassClueKind::Symbol(s) => DiagnosticType::Symbol(s.clone()),

@@ -12,6 +12,7 @@ pub fn message(kind: &DiagnosticType) -> String {
         DiagnosticType::Type(t) => types(t),
         DiagnosticType::Io(i) => io(i),
         DiagnosticType::Const(c) => constant(c),
+        DiagnosticType::Backend { message, .. } => message.clone(),
         DiagnosticType::Flow(f) => flow(f),
         DiagnosticType::Recursion { function, cycle } => {
             format!("'{function}' : recursion is not allowed in GLSL ES (cycle: {})", cycle.join(" -> "))
@@ -193,7 +194,7 @@ fn constant(c: &shaderlab_passes::consts::ConstClue) -> String {
         NonConstArraySize { reason } => format!("'[]' : array size must be a positive constant integer: {reason}"),
         NonConstInitializer { name } => format!("'{name}' : initializer must be a constant expression"),
         IndexOutOfBounds { index, len } => format!("'{index}' : index out of range (size {len})"),
-        ConstDivideByZero => "'/' : division by zero (the result is undefined)".into(),
+        ConstDivideByZero { op } => format!("'{op}' : division by zero (the result is undefined)"),
         ShiftOutOfRange { amount } => format!("'{amount}' : shift amount out of range (undefined result)"),
         DuplicateSwitchCase { value } => format!("'case {value}' : duplicate case label"),
     }

@@ -779,6 +779,23 @@ impl<'m> Typer<'m> {
         result.map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Macro))
     }
 
+    /// Arguments passed to `out`/`inout` parameters must be writable.
+    fn out_arguments(&mut self, owner: Owner, call: ExprId, writes: &[bool]) {
+        let Expr::Call { args, .. } = &self.arena(owner)[call].kind else { return };
+        let args: Vec<ExprId> = args
+            .iter()
+            .filter_map(|a| match a {
+                Guarded::Item(e) => Some(*e),
+                Guarded::Cond(_) => None,
+            })
+            .collect();
+        for (arg, write) in args.iter().zip(writes) {
+            if *write {
+                self.lvalue(owner, *arg);
+            }
+        }
+    }
+
     /// Report a write to something that is not writable.
     fn lvalue(&mut self, owner: Owner, target: ExprId) {
         if let Some(what) = self.not_lvalue(owner, target) {
@@ -889,11 +906,30 @@ impl<'m> Typer<'m> {
                         _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
                     };
                 };
+                // A definition is preferred over its prototype (they differ only when the prototype is wrong,
+                // which resolution reports as a Redefinition).
+                let mut candidates = candidates;
+                candidates.sort_by_key(|(f, _)| m.functions[*f].body.is_none());
                 for (f, params) in &candidates {
                     if params.len() == known.len()
                         && params.iter().zip(&known).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
                         self.out.callees.set(owner, id, Callee::User(*f));
+                        let writes: Vec<bool> = {
+                            let func = &m.functions[*f];
+                            let mut modes = Vec::new();
+                            Guarded::for_each_item(&func.params, &mut |p| {
+                                modes.push(match p.kind {
+                                    ParamKind::Declared { local } => matches!(
+                                        func.locals[local].qualifiers.storage,
+                                        Some(Storage::Out | Storage::InOut)
+                                    ),
+                                    ParamKind::Macro { .. } => false,
+                                })
+                            });
+                            modes
+                        };
+                        self.out_arguments(owner, id, &writes);
                         return self.out.returns[*f]
                             .clone()
                             .map(Type::Known)
@@ -904,6 +940,8 @@ impl<'m> Typer<'m> {
                     if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == a) {
                         let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
+                        let writes: Vec<bool> = o.modes.iter().map(|m| *m == builtins::ParamMode::Out).collect();
+                        self.out_arguments(owner, id, &writes);
                         return Type::Known(o.ret.clone());
                     }
                 }

@@ -1,7 +1,7 @@
 //! Interned identifiers. Every name in the IR is a [`Name`]; its text lives once in the [`Interner`].
 
-use cranelift_entity::entity_impl;
 use crate::hash::FastBuildHasher;
+use cranelift_entity::entity_impl;
 use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 

@@ -4,10 +4,10 @@
 //! [`TypeSpec`], because their sizes are expressions that only constant folding can evaluate.
 
 use crate::expr::ExprId;
+use crate::hash::FastBuildHasher;
 use crate::names::Name;
 use crate::span::Span;
 use cranelift_entity::entity_impl;
-use crate::hash::FastBuildHasher;
 use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 

@@ -146,7 +146,17 @@ impl<'m> Typer<'m> {
     }
 
     /// The flattened members of a struct (every branch of conditional members) with their types.
-    pub(super) fn struct_members(&self, s: StructId) -> Vec<(shaderlab_ir::Name, Option<Ty>, bool)> {
+    /// The flattened members of a struct, computed once per struct.
+    pub(super) fn struct_members(&self, s: StructId) -> std::rc::Rc<Vec<(shaderlab_ir::Name, Option<Ty>, bool)>> {
+        if let Some(cached) = self.member_cache.borrow().get(&s) {
+            return cached.clone();
+        }
+        let members = std::rc::Rc::new(self.compute_struct_members(s));
+        self.member_cache.borrow_mut().insert(s, members.clone());
+        members
+    }
+
+    fn compute_struct_members(&self, s: StructId) -> Vec<(shaderlab_ir::Name, Option<Ty>, bool)> {
         let decl = &self.m.structs[s];
         let mut out = Vec::new();
         for member in &decl.members {

@@ -23,6 +23,9 @@ use shaderlab_ir::{
     Module, ParamKind, Span, Statement, StmtKind, Storage, StructId, TypeInner, TypeSpec,
 };
 
+/// A struct's members flattened across conditional regions: (name, type, inside a conditional).
+type MemberList = Vec<(shaderlab_ir::Name, Option<Ty>, bool)>;
+
 /// Why a type is not known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnknownReason {
@@ -96,12 +99,21 @@ pub struct Typing {
 }
 
 pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
-    let mut t = Typer { m: module, res, out: Typing::default(), current: None, ctx: CondCtx::default() };
+    let mut t = Typer {
+        member_cache: Default::default(),
+        m: module,
+        res,
+        out: Typing::default(),
+        current: None,
+        ctx: CondCtx::default(),
+    };
     t.run();
     t.out
 }
 
 struct Typer<'m> {
+    /// Flattened struct members, computed on first use.
+    member_cache: std::cell::RefCell<shaderlab_ir::hash::FastHashMap<StructId, std::rc::Rc<MemberList>>>,
     m: &'m Module,
     res: &'m Resolution,
     out: Typing,
@@ -723,9 +735,9 @@ impl<'m> Typer<'m> {
             Symbol::RuntimeMacro(_) => Type::Unknown(UnknownReason::RuntimeMacro),
             Symbol::IoMember(s, name) => self
                 .struct_members(*s)
-                .into_iter()
+                .iter()
                 .find(|(n, _, _)| n == name)
-                .and_then(|(_, t, _)| t)
+                .and_then(|(_, t, _)| t.clone())
                 .map(Type::Known)
                 .unwrap_or(Type::Unknown(UnknownReason::Error)),
         }
@@ -1042,7 +1054,14 @@ fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
 
 /// The resolved type of a struct member (array sizes counted only when literal or simple constants).
 pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMember) -> Option<Ty> {
-    let t = Typer { m, res, out: Typing::default(), current: None, ctx: CondCtx::default() };
+    let t = Typer {
+        member_cache: Default::default(),
+        m,
+        res,
+        out: Typing::default(),
+        current: None,
+        ctx: CondCtx::default(),
+    };
     t.spec_ty(&member.ty, Owner::Global)
 }
 

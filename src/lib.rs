@@ -1,13 +1,18 @@
 //! shaderlab: a nanopass compiler for Galacean ShaderLab.
 //!
 //! The library API: [`analyze`] reads a source into the IR and reports every diagnostic found so far;
-//! [`structure_json`] gives the compile result's structure part (names, tags, render states, entries).
+//! [`compile()`] goes on through the validator to a GLSL ES backend; [`structure_json`] gives the compile
+//! result's structure part (names, tags, render states, entries).
 //! See ARCHITECTURE.md for the crates behind it.
 
+pub mod compile;
 pub mod facts_json;
 pub mod fs_includes;
 pub mod structure_json;
 
+pub use compile::{compile, compile_report, Compiled, CompiledPass};
+pub use shaderlab_backends as backends;
+pub use shaderlab_backends::Target;
 pub use shaderlab_frontend as frontend;
 pub use shaderlab_frontend::{IncludeResolver, Limits, MapResolver};
 pub use shaderlab_ir as ir;

@@ -2,8 +2,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shaderlab::fs_includes::FsIncludes;
+use shaderlab::ir::Module;
 use shaderlab::validator::{render_human, render_json, summary};
-use shaderlab::{analyze, parse_define, Analysis, Options};
+use shaderlab::{analyze, parse_define, Analysis, Diagnostic, Options, Target};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +50,25 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Compile every pass to GLSL ES (vertex and fragment sources, reflection).
+    Compile {
+        #[command(flatten)]
+        input: Input,
+        /// The GLSL ES version to write.
+        #[arg(long, value_enum)]
+        target: TargetArg,
+        /// Variant mode: define NAME (as VALUE) and evaluate conditionals (without -D, conditionals are kept).
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
+        /// Prepend what the engine prepends (#version, extensions, default precision).
+        #[arg(long)]
+        header: bool,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Write <pass>.vert and <pass>.frag into DIR instead of printing the sources.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
     /// Print the IR as JSON.
     DumpIr {
         #[command(flatten)]
@@ -61,6 +81,21 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum TargetArg {
+    Gles100,
+    Gles300,
+}
+
+impl TargetArg {
+    fn target(self) -> Target {
+        match self {
+            TargetArg::Gles100 => Target::Gles100,
+            TargetArg::Gles300 => Target::Gles300,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps that limit generous.
@@ -71,7 +106,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
+/// The source, its include resolver and the options of a command.
+struct Loaded {
+    source: String,
+    includes: FsIncludes,
+    options: Options,
+    file: String,
+}
+
+fn read_input(input: &Input, defines: &[String]) -> Result<Loaded, u8> {
     let bytes = match std::fs::read(&input.file) {
         Ok(b) => b,
         Err(e) => {
@@ -87,19 +130,34 @@ fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
             return Err(2);
         }
     };
-    let name = input.file.display().to_string();
+    let file = input.file.display().to_string();
     let options = Options {
-        file_name: name.clone(),
+        file_name: file.clone(),
         defines: if defines.is_empty() { None } else { Some(defines.iter().map(|d| parse_define(d)).collect()) },
         ..Options::default()
     };
-    Ok((analyze(&source, &includes, &options), name))
+    Ok(Loaded { source, includes, options, file })
+}
+
+fn load(input: &Input, defines: &[String]) -> Result<(Analysis, String), u8> {
+    let loaded = read_input(input, defines)?;
+    Ok((analyze(&loaded.source, &loaded.includes, &loaded.options), loaded.file))
 }
 
 fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr: bool) -> std::io::Result<()> {
+    print_module_diagnostics(&analysis.module, &analysis.diagnostics, format, file, to_stderr)
+}
+
+fn print_module_diagnostics(
+    module: &Module,
+    diagnostics: &[Diagnostic],
+    format: Format,
+    file: &str,
+    to_stderr: bool,
+) -> std::io::Result<()> {
     match format {
         Format::Json => {
-            let v = render_json(&analysis.module, file, &analysis.diagnostics);
+            let v = render_json(module, file, diagnostics);
             emit(&serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         Format::Human => {
@@ -107,8 +165,8 @@ fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr:
             let terminal = if to_stderr { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
             let choice = if terminal { ColorChoice::Auto } else { ColorChoice::Never };
             let mut out = if to_stderr { StandardStream::stderr(choice) } else { StandardStream::stdout(choice) };
-            render_human(&analysis.module, &analysis.diagnostics, &mut out)?;
-            writeln!(out, "{}", summary(&analysis.diagnostics))?;
+            render_human(module, diagnostics, &mut out)?;
+            writeln!(out, "{}", summary(diagnostics))?;
         }
     }
     Ok(())
@@ -116,6 +174,9 @@ fn print_diagnostics(analysis: &Analysis, format: Format, file: &str, to_stderr:
 
 fn run(cli: Cli) -> u8 {
     let result = match &cli.command {
+        Command::Compile { input, target, define, header, format, out_dir } => {
+            return compile(input, target.target(), define, *header, *format, out_dir.as_deref());
+        }
         Command::Parse { input, format } => load(input, &[]).map(|(analysis, file)| {
             match format {
                 Format::Json => {
@@ -153,6 +214,89 @@ fn run(cli: Cli) -> u8 {
         Ok(_) => 0,
         Err(code) => code,
     }
+}
+
+fn compile(
+    input: &Input,
+    target: Target,
+    defines: &[String],
+    header: bool,
+    format: Format,
+    out_dir: Option<&std::path::Path>,
+) -> u8 {
+    let loaded = match read_input(input, defines) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let backend_options = shaderlab::backends::Options { header };
+    let compiled =
+        shaderlab::compile_report(&loaded.source, &loaded.includes, &loaded.options, target, &backend_options);
+    if compiled.has_errors() {
+        let _ = print_module_diagnostics(&compiled.module, &compiled.diagnostics, format, &loaded.file, false);
+        return 1;
+    }
+    if !compiled.diagnostics.is_empty() && format == Format::Human {
+        let _ = print_module_diagnostics(&compiled.module, &compiled.diagnostics, format, &loaded.file, true);
+    }
+    if let Some(dir) = out_dir {
+        if let Err(e) = write_sources(&compiled, dir) {
+            eprintln!("error: cannot write to {}: {e}", dir.display());
+            return 2;
+        }
+    }
+    match format {
+        Format::Json => {
+            let mut v = compiled.to_json();
+            if let Some(obj) = v.as_object_mut() {
+                let diags = render_json(&compiled.module, &loaded.file, &compiled.diagnostics);
+                obj.insert("diagnostics".into(), diags["diagnostics"].clone());
+            }
+            emit(&serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Human if out_dir.is_none() => emit(&human_sources(&compiled)),
+        Format::Human => {}
+    }
+    0
+}
+
+/// Every pass's sources, each under a comment line naming pass and stage.
+fn human_sources(compiled: &shaderlab::Compiled) -> String {
+    let mut text = String::new();
+    for pass in &compiled.passes {
+        match &pass.sources {
+            None => text.push_str(&format!("// UsePass \"{}\": compiled with the pass it refers to\n\n", pass.name)),
+            Some(s) => {
+                text.push_str(&format!("// Pass \"{}\": vertex shader\n{}\n", pass.name, s.vertex));
+                text.push_str(&format!("// Pass \"{}\": fragment shader\n{}\n", pass.name, s.fragment));
+            }
+        }
+    }
+    text.trim_end().to_owned()
+}
+
+/// `<pass>.vert` and `<pass>.frag` per program pass (names made file-safe, repeated names numbered).
+fn write_sources(compiled: &shaderlab::Compiled, dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut used: Vec<String> = Vec::new();
+    for pass in &compiled.passes {
+        let Some(sources) = &pass.sources else { continue };
+        let base: String = pass
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .collect();
+        let base = if base.is_empty() { "pass".to_owned() } else { base };
+        let mut name = base.clone();
+        let mut k = 2;
+        while used.contains(&name) {
+            name = format!("{base}-{k}");
+            k += 1;
+        }
+        used.push(name.clone());
+        std::fs::write(dir.join(format!("{name}.vert")), &sources.vertex)?;
+        std::fs::write(dir.join(format!("{name}.frag")), &sources.fragment)?;
+    }
+    Ok(())
 }
 
 /// Print to stdout; a closed pipe (`| head`) is not an error.

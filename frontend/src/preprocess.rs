@@ -186,7 +186,7 @@ impl<'m> Preprocessor<'m> {
                     }
                     // Kept for the parser, which treats it as already reported.
                     if matches!(e, LexError::InvalidNumber(_) | LexError::UnexpectedChar(_)) {
-                        out.push(t.clone());
+                        out.push(*t);
                     }
                     i += 1;
                 }
@@ -194,7 +194,7 @@ impl<'m> Preprocessor<'m> {
                     i = self.expand_at(toks, i, state, out);
                 }
                 _ => {
-                    out.push(t.clone());
+                    out.push(*t);
                     i += 1;
                 }
             }
@@ -365,7 +365,7 @@ impl<'m> Preprocessor<'m> {
 
     fn unexpected(&mut self, found: Option<&Token>, expected: &str, fallback: Span) {
         if let Some(t @ Token { kind: TokenKind::Error(e), .. }) = found {
-            let e = e.clone();
+            let e = *e;
             self.report_lex_error(t, &e);
             return;
         }
@@ -597,11 +597,11 @@ impl<'m> Preprocessor<'m> {
     ) -> usize {
         let t = &toks[i];
         let Some(def) = state.macros.get(&t.sym).cloned() else {
-            out.push(t.clone());
+            out.push(*t);
             return i + 1;
         };
         if active.contains(&t.sym) {
-            out.push(t.clone());
+            out.push(*t);
             return i + 1;
         }
         if active.len() >= self.limits.max_macro_depth {
@@ -609,14 +609,14 @@ impl<'m> Preprocessor<'m> {
                 SyntaxClue::LimitExceeded { what: "macro expansion depth".into(), limit: self.limits.max_macro_depth },
                 t.span,
             );
-            out.push(t.clone());
+            out.push(*t);
             return i + 1;
         }
         let (mut replacement, next, use_span) = match &def.params {
             None => (def.body.clone(), i + 1, t.span),
             Some(params) => {
                 if !toks.get(i + 1).is_some_and(|p| p.is_punct(Punct::LParen)) {
-                    out.push(t.clone());
+                    out.push(*t);
                     return i + 1;
                 }
                 let Some((args, close)) = split_args(toks, i + 2) else {
@@ -672,7 +672,7 @@ impl<'m> Preprocessor<'m> {
                             j = self.expand_one(arg, j, state, &mut buf, active);
                             self.arg_depth -= 1;
                         } else {
-                            buf.push(arg[j].clone());
+                            buf.push(arg[j]);
                             j += 1;
                         }
                     }
@@ -686,7 +686,7 @@ impl<'m> Preprocessor<'m> {
                             continue;
                         }
                     }
-                    replacement.push(b.clone());
+                    replacement.push(*b);
                 }
                 (replacement, close + 1, use_span)
             }
@@ -713,7 +713,7 @@ impl<'m> Preprocessor<'m> {
             if replacement[j].kind == TokenKind::Ident && state.macros.contains_key(&replacement[j].sym) {
                 j = self.expand_one(&replacement, j, state, out, active);
             } else {
-                out.push(replacement[j].clone());
+                out.push(replacement[j]);
                 j += 1;
             }
         }
@@ -740,7 +740,7 @@ fn split_args(toks: &[Token], start: usize) -> Option<(Vec<Vec<Token>>, usize)> 
             _ => {}
         }
         if let Some(last) = args.last_mut() {
-            last.push(t.clone());
+            last.push(*t);
         }
         j += 1;
     }

@@ -373,7 +373,7 @@ impl<'a, 's> StructParser<'a, 's> {
             }
             statement_start =
                 glsl_depth == 0 && paren_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
-            level.glsl.push(t.clone());
+            level.glsl.push(*t);
             self.pos += 1;
         }
         // Structure inside a conditional is an error, unless the conditional never closes (that is the cause).
@@ -585,7 +585,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.pos += 1;
                 continue;
             }
-            let key_tok = t.clone();
+            let key_tok = *t;
             let key_ok = key_tok.kind == TokenKind::Ident;
             if !self.is_punct(1, Punct::Assign) {
                 self.unexpected("a tag 'key = \"value\"'");

@@ -513,6 +513,8 @@ impl<'m> Folder<'m> {
                         self.clue(ConstClue::IndexOutOfBounds { index: i, len: len.unwrap_or(0) }, arena[*index].span);
                     }
                 }
+                // A negative index has no value (it is reported above).
+                let index_value = index_value.filter(|i| *i >= 0);
                 let value = match (self.out.values.get(owner, *base), index_value) {
                     (Some(ConstValue::Array(items)), Some(i)) => items.get(i as usize).cloned(),
                     (Some(ConstValue::Components(comps)), Some(i)) => match self.typing.exprs.get(owner, *base) {

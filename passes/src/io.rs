@@ -560,6 +560,16 @@ impl<'m> IoCx<'m> {
                     }
                 }
                 Expr::Call { callee_span, callee, .. } => {
+                    // `Varyings(...)`: a constructed IO struct writes every member.
+                    if let Callee::Struct(s) = self.typing.callees.get(owner, id) {
+                        if stage_io.contains(&Some(*s)) {
+                            let mut names = Vec::new();
+                            Guarded::for_each_item(&m.structs[*s].members, &mut |mem| names.push(mem.name));
+                            for name in names {
+                                on_use(UseKind::Member, *s, name, true);
+                            }
+                        }
+                    }
                     if let Callee::Builtin(i) = self.typing.callees.get(owner, id) {
                         if let Some(o) = builtins::functions().get(*i) {
                             let ok = match stage {

@@ -128,6 +128,7 @@ pub fn resolve(module: &Module) -> Resolution {
         levels: Vec::new(),
         locals: Vec::new(),
         local_names: HashMap::default(),
+        function_suggestions: HashMap::default(),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
         incomplete: module.clues.iter().any(|c| {
@@ -296,6 +297,8 @@ struct Resolver<'m> {
     local_names: HashMap<Name, Span>,
     preserving: bool,
     scope_names: HashMap<ScopeId, HashSet<Name>>,
+    /// Memoized did-you-mean answers for undefined functions.
+    function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
     /// not reported again (one root cause, one diagnostic).
     incomplete: bool,
@@ -800,7 +803,16 @@ impl<'m> Resolver<'m> {
         if self.incomplete {
             return CallTarget::Unresolved;
         }
-        let suggestion = suggest(text, self.visible_function_names().into_iter());
+        // Function names only change between levels and with new declarations: memoize per (name, declarations).
+        let key = (name, self.levels.len(), self.levels.iter().map(|l| l.names.len()).sum::<usize>());
+        let suggestion = match self.function_suggestions.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = suggest(text, self.visible_function_names().into_iter());
+                self.function_suggestions.insert(key, s.clone());
+                s
+            }
+        };
         self.clue(SymbolClue::UndefinedFunction { name: text.to_owned(), suggestion }, span, ctx);
         CallTarget::Unresolved
     }

@@ -33,7 +33,7 @@ impl<'a> Files<'a> for SourceFiles<'a> {
         let f = self.0.file(id).ok_or(FilesError::FileMissing)?;
         let (start, end) = f
             .line_range(line_index as u32 + 1)
-            .ok_or(FilesError::LineTooLarge { given: line_index, max: f.text.lines().count() })?;
+            .ok_or_else(|| FilesError::LineTooLarge { given: line_index, max: f.text.lines().count() })?;
         Ok(start..(end + 1).min(f.text.len()))
     }
 }

@@ -24,6 +24,22 @@ impl<'a> Parser<'a> {
         Some(AstBlock { stmts, span: start.to(self.prev_span()) })
     }
 
+    fn skip_else_chain(&mut self) {
+        while self.eat_kw(Kw::Else) {
+            self.skip_statement();
+        }
+        self.resync();
+    }
+
+    fn skip_statement(&mut self) {
+        if self.is_punct(Punct::LBrace) {
+            self.pos += 1;
+            self.skip_block_rest();
+        } else {
+            self.recover();
+        }
+    }
+
     /// Skip through the `}` matching an already consumed `{`.
     fn skip_block_rest(&mut self) {
         let mut depth = 1i32;
@@ -70,7 +86,12 @@ impl<'a> Parser<'a> {
     /// One statement; `None` after a reported error (the parser has recovered).
     pub(crate) fn statement(&mut self) -> Option<AstStmt> {
         if !self.enter() {
-            self.recover();
+            // Too deep: skip this statement (a block whole), and the rest of an `if`/`else if` chain with it.
+            self.skip_statement();
+            while self.eat_kw(Kw::Else) {
+                self.skip_statement();
+            }
+            self.bailing = false;
             return None;
         }
         let s = self.statement_inner();
@@ -98,10 +119,28 @@ impl<'a> Parser<'a> {
         let kind = match self.peek_kw() {
             Some(Kw::If) => {
                 self.pos += 1;
-                let condition = self.paren_condition()?;
-                let accept = Box::new(self.statement()?);
-                let reject = if self.eat_kw(Kw::Else) { Some(Box::new(self.statement()?)) } else { None };
-                AstStmtKind::If { condition, accept, reject }
+                // On an error the rest of the `else if` chain goes with this statement (no cascade of stray
+                // `else`s).
+                let Some(condition) = self.paren_condition() else {
+                    self.skip_else_chain();
+                    return None;
+                };
+                let Some(accept) = self.statement() else {
+                    self.skip_else_chain();
+                    return None;
+                };
+                let reject = if self.eat_kw(Kw::Else) {
+                    match self.statement() {
+                        Some(r) => Some(Box::new(r)),
+                        None => {
+                            self.skip_else_chain();
+                            return None;
+                        }
+                    }
+                } else {
+                    None
+                };
+                AstStmtKind::If { condition, accept: Box::new(accept), reject }
             }
             Some(Kw::While) => {
                 self.pos += 1;

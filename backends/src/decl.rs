@@ -1,0 +1,533 @@
+//! Declarations: types, structs, globals (uniforms, constants), functions and parameters, `#define`s, and the
+//! stage interface written at the position of its IO struct (attributes, varyings, MRT outputs) or at the top
+//! (the fragment color and `gl_FragData` outputs).
+
+use crate::dialect::OutputBinding;
+use crate::error::{BackendError, BackendErrorKind, Unsupported};
+use crate::interface::{members, IoRole};
+use crate::naming::Naming;
+use crate::writer::{location, output_bindings, Writer};
+use crate::Stage;
+use shaderlab_ir::{
+    ArrayDim, FunctionId, GlobalId, GlobalItem, Interpolation, MacroId, Param, ParamKind, Precision, Qualifiers,
+    Storage, StructId, StructMember, TypeInner, TypeSpec,
+};
+use shaderlab_passes::{Owner, Ty};
+use std::collections::BTreeMap;
+
+/// Groups of one-line declarations (a change of group gets a blank line).
+pub(crate) const GROUP_DEFINE: u8 = 1;
+const GROUP_UNIFORM: u8 = 2;
+const GROUP_GLOBAL: u8 = 3;
+const GROUP_ATTRIBUTE: u8 = 4;
+const GROUP_VARYING: u8 = 5;
+const GROUP_OUTPUT: u8 = 6;
+const GROUP_PRECISION: u8 = 7;
+
+pub(crate) fn precision_word(p: Precision) -> &'static str {
+    match p {
+        Precision::Low => "lowp",
+        Precision::Medium => "mediump",
+        Precision::High => "highp",
+    }
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) fn global_item(&mut self, item: &'a GlobalItem) {
+        match item {
+            GlobalItem::Struct(s) => match self.interface_role(*s) {
+                Some(role) => self.interface_block(*s, role),
+                None => self.struct_decl(*s, ""),
+            },
+            GlobalItem::Var(g) => self.global_var(*g),
+            GlobalItem::Function(f) => self.function(*f),
+            GlobalItem::Define(id) => self.define(*id),
+            GlobalItem::Undef { name, .. } => {
+                self.group(GROUP_DEFINE);
+                let text = format!("#undef {}", self.m.name(*name));
+                self.directive(&text);
+            }
+            GlobalItem::Precision { precision, ty, span } => {
+                self.group(GROUP_PRECISION);
+                let line = self.precision_statement(*precision, *ty, *span);
+                self.line(&line);
+            }
+        }
+    }
+
+    pub(crate) fn precision_statement(
+        &mut self,
+        precision: Precision,
+        ty: shaderlab_ir::TypeId,
+        span: shaderlab_ir::Span,
+    ) -> String {
+        let inner = self.m.types.get(ty);
+        if let Err(reason) = self.d.check_type(&inner) {
+            self.error(inner.builtin_name().unwrap_or("type"), reason, span);
+        }
+        format!("precision {} {};", precision_word(precision), inner.builtin_name().unwrap_or("float"))
+    }
+
+    pub(crate) fn define(&mut self, id: MacroId) {
+        let m = self.m;
+        let Some(def) = m.macros.get(id) else { return };
+        let mut text = format!("#define {}", m.name(def.name));
+        if let Some(params) = &def.params {
+            let params: Vec<&str> = params.iter().map(|p| m.name(*p)).collect();
+            text.push_str(&format!("({})", params.join(", ")));
+        }
+        if !def.body.is_empty() {
+            text.push(' ');
+            text.push_str(&def.body.replace('\n', " "));
+        }
+        self.group(GROUP_DEFINE);
+        self.directive(&text);
+    }
+
+    // ----- types -----
+
+    /// The base type of a specifier, without precision and dimensions, checked against the target.
+    pub(crate) fn spec_base(&mut self, spec: &TypeSpec) -> String {
+        match self.m.types.get(spec.base) {
+            TypeInner::User(name) => self.names.global(self.m, name).to_owned(),
+            inner => {
+                let text = inner.builtin_name().unwrap_or("float");
+                if let Err(reason) = self.d.check_type(&inner) {
+                    self.error(text, reason, spec.span);
+                }
+                text.to_owned()
+            }
+        }
+    }
+
+    /// `[precision ]base`.
+    pub(crate) fn spec_type(&mut self, spec: &TypeSpec) -> String {
+        let base = self.spec_base(spec);
+        let inner = self.m.types.get(spec.base);
+        match spec.precision.or_else(|| self.d.required_precision(&inner)) {
+            Some(p) => format!("{} {base}", precision_word(p)),
+            None => base,
+        }
+    }
+
+    /// `[N]` after a declared name (`owner`: the arena of the size expressions). More than one dimension is an
+    /// array of arrays.
+    pub(crate) fn spec_dims(&mut self, spec: &TypeSpec, owner: Owner, name: &str) -> String {
+        if spec.dims.len() > 1 && self.reports_errors() {
+            let e = BackendError { kind: BackendErrorKind::ArrayOfArrays { name: name.to_owned() }, span: spec.span };
+            if !self.errors.contains(&e) {
+                self.errors.push(e);
+            }
+        }
+        let mut out = String::new();
+        for d in &spec.dims {
+            match d {
+                ArrayDim::Sized(e) => {
+                    let size = self.expr(owner, *e);
+                    out.push_str(&format!("[{size}]"));
+                }
+                ArrayDim::Unsized => {
+                    if !self.d.has_array_features() {
+                        self.error("[]", Unsupported::ArrayFeature, spec.span);
+                    }
+                    out.push_str("[]");
+                }
+            }
+        }
+        out
+    }
+
+    /// Qualifiers written before the type of a global or varying: `invariant`, `layout(...)`, interpolation.
+    fn leading_qualifiers(&mut self, q: &Qualifiers, span: shaderlab_ir::Span) -> Vec<String> {
+        let mut out = Vec::new();
+        if q.invariant {
+            out.push("invariant".to_owned());
+        }
+        if !q.layout.is_empty() {
+            if self.d.has_layout() {
+                let entries: Vec<String> = q
+                    .layout
+                    .iter()
+                    .map(|l| match l.value {
+                        Some(v) => format!("{} = {v}", self.m.name(l.name)),
+                        None => self.m.name(l.name).to_owned(),
+                    })
+                    .collect();
+                out.push(format!("layout({})", entries.join(", ")));
+            } else {
+                self.error("layout", Unsupported::Qualifier, q.span.unwrap_or(span));
+            }
+        }
+        match self.d.interpolation(q) {
+            Ok(words) => out.extend(words.into_iter().map(str::to_owned)),
+            Err((token, reason)) => self.error(token, reason, q.span.unwrap_or(span)),
+        }
+        out
+    }
+
+    // ----- structs -----
+
+    /// `struct S { ... }` followed by `declares` (locals declared after the brace) and `;`.
+    pub(crate) fn struct_decl(&mut self, s: StructId, declares: &str) {
+        let m = self.m;
+        let Some(decl) = m.structs.get(s) else { return };
+        let top_level = self.func.is_none();
+        if top_level {
+            self.separate();
+            self.group(0);
+        }
+        let name = self.names.global(m, decl.name).to_owned();
+        self.line(&format!("struct {name} {{"));
+        self.indent();
+        // Members take no qualifiers in GLSL: the interpolation and layout of IO struct members go to the stage
+        // variables.
+        self.guarded(&decl.members, &|_, _| true, &mut |w, mem: &'a StructMember| {
+            let ty = w.spec_type(&mem.ty);
+            let member = w.names.member(w.m, mem.name).to_owned();
+            let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
+            w.line(&format!("{ty} {member}{dims};"));
+        });
+        self.dedent();
+        if declares.is_empty() {
+            self.line("};");
+        } else {
+            self.line(&format!("}} {declares};"));
+        }
+        if top_level {
+            self.separate();
+            self.group(0);
+        }
+    }
+
+    // ----- globals -----
+
+    fn global_var(&mut self, g: GlobalId) {
+        let m = self.m;
+        let Some(global) = m.globals.get(g) else { return };
+        if global.is_uniform() {
+            if self.uniform_written_before(g) {
+                return;
+            }
+            self.group(GROUP_UNIFORM);
+            let name = m.name(global.name).to_owned();
+            if Naming::is_bad(self.d, &name) {
+                self.error(&name, Unsupported::ReservedInterfaceName, global.name_span);
+            }
+            let ty = self.spec_type(&global.ty);
+            let dims = self.spec_dims(&global.ty, Owner::Global, &name);
+            let mut parts = self.leading_qualifiers(&global.qualifiers, global.span);
+            parts.push(format!("uniform {ty} {name}{dims};"));
+            self.line(&parts.join(" "));
+            let base = self.spec_base(&global.ty);
+            let sampler = matches!(m.types.get(global.ty.base), TypeInner::Sampler(_));
+            self.reflection.uniform(&name, &format!("{base}{dims}"), sampler, self.stage);
+            return;
+        }
+        self.group(GROUP_GLOBAL);
+        let name = self.names.global(m, global.name).to_owned();
+        let ty = self.spec_type(&global.ty);
+        let dims = self.spec_dims(&global.ty, Owner::Global, &name);
+        let mut parts = self.leading_qualifiers(&global.qualifiers, global.span);
+        match global.qualifiers.storage {
+            Some(Storage::Const) => parts.push("const".to_owned()),
+            Some(storage @ (Storage::In | Storage::Out | Storage::Attribute | Storage::Varying)) => {
+                match self.d.global_storage(storage, self.stage) {
+                    Ok(word) => parts.push(word.to_owned()),
+                    Err(reason) => self.error(storage_word(storage), reason, global.span),
+                }
+            }
+            Some(Storage::InOut | Storage::Uniform) | None => {}
+        }
+        let mut text = format!("{ty} {name}{dims}");
+        if let Some(init) = global.init {
+            if !global.ty.dims.is_empty() && !self.d.has_array_features() {
+                self.error(&name, Unsupported::ArrayFeature, global.span);
+            }
+            let value = self.expr_max(Owner::Global, init, 16);
+            text.push_str(&format!(" = {value}"));
+        }
+        parts.push(format!("{text};"));
+        self.line(&parts.join(" "));
+    }
+
+    // ----- functions -----
+
+    pub(crate) fn function(&mut self, f: FunctionId) {
+        let m = self.m;
+        let Some(func) = m.functions.get(f) else { return };
+        let previous = self.func.replace(f);
+        let signature = self.signature(f);
+        match &func.body {
+            None => {
+                self.group(0);
+                self.line(&format!("{signature};"));
+            }
+            Some(body) => {
+                self.separate();
+                self.group(0);
+                self.line(&format!("{signature} {{"));
+                self.indent();
+                self.function_body(f, body);
+                self.dedent();
+                self.line("}");
+                self.separate();
+            }
+        }
+        self.func = previous;
+    }
+
+    pub(crate) fn signature(&mut self, f: FunctionId) -> String {
+        let m = self.m;
+        let Some(func) = m.functions.get(f) else { return String::new() };
+        if f == self.plan.entry {
+            return "void main()".to_owned();
+        }
+        let owner = Owner::Function(f);
+        let renamed_return = match self.facts.typing.returns.get(f).and_then(|t| t.as_ref()) {
+            Some(Ty::Struct(s)) => self.renamed(*s),
+            _ => false,
+        };
+        let ret = if renamed_return {
+            "void".to_owned()
+        } else {
+            let ty = self.spec_type(&func.return_type);
+            if !func.return_type.dims.is_empty() && !self.d.has_array_features() {
+                self.error(&ty, Unsupported::ArrayFeature, func.return_type.span);
+            }
+            let dims = self.spec_dims(&func.return_type, owner, m.name(func.name));
+            format!("{ty}{dims}")
+        };
+        let name = self.names.global(m, func.name).to_owned();
+        let keep = move |w: &Self, p: &Param| !w.is_object_param(f, p);
+        let params = self.list(&func.params, &keep, &mut |w, p: &'a Param| w.param(f, p));
+        format!("{ret} {name}({params})")
+    }
+
+    fn is_object_param(&self, f: FunctionId, p: &Param) -> bool {
+        matches!(p.kind, ParamKind::Declared { local } if self.plan.io.is_object(f, local))
+    }
+
+    fn param(&mut self, f: FunctionId, p: &'a Param) -> String {
+        let m = self.m;
+        let owner = Owner::Function(f);
+        match &p.kind {
+            ParamKind::Declared { local } => {
+                let Some(l) = m.functions.get(f).and_then(|func| func.locals.get(*local)) else { return String::new() };
+                let mut parts = Vec::new();
+                match l.qualifiers.storage {
+                    Some(Storage::Const) => parts.push("const".to_owned()),
+                    Some(Storage::In) => parts.push("in".to_owned()),
+                    Some(Storage::Out) => parts.push("out".to_owned()),
+                    Some(Storage::InOut) => parts.push("inout".to_owned()),
+                    Some(Storage::Uniform | Storage::Attribute | Storage::Varying) | None => {}
+                }
+                parts.push(self.spec_type(&l.ty));
+                let name = self.names.local(m, f, *local).to_owned();
+                let dims = self.spec_dims(&l.ty, owner, &name);
+                if name.is_empty() {
+                    let last = parts.pop().unwrap_or_default();
+                    parts.push(format!("{last}{dims}"));
+                } else {
+                    parts.push(format!("{name}{dims}"));
+                }
+                parts.join(" ")
+            }
+            ParamKind::Macro { name, args, .. } => {
+                self.reflection.macro_use(m.name(*name));
+                let args: Vec<String> = args.iter().map(|a| self.expr_max(owner, *a, 16)).collect();
+                format!("{}({})", m.name(*name), args.join(", "))
+            }
+        }
+    }
+
+    // ----- the stage interface -----
+
+    /// The stage variables an IO struct stands for, at the struct's position; a struct the stage keeps (copy
+    /// mode) is declared after them.
+    fn interface_block(&mut self, s: StructId, role: IoRole) {
+        let m = self.m;
+        let Some(decl) = m.structs.get(s) else { return };
+        match role {
+            IoRole::Attribute => {
+                let keep = |w: &Self, mem: &StructMember| w.program.interface.attribute_members.contains(&mem.name);
+                if self.any_kept(&decl.members, &keep) {
+                    self.group(GROUP_ATTRIBUTE);
+                }
+                self.guarded(&decl.members, &keep, &mut |w, mem: &'a StructMember| w.attribute(mem));
+            }
+            IoRole::Varying => {
+                let keep = |w: &Self, mem: &StructMember| w.program.interface.varying_members.contains(&mem.name);
+                if self.any_kept(&decl.members, &keep) {
+                    self.group(GROUP_VARYING);
+                }
+                self.guarded(&decl.members, &keep, &mut |w, mem: &'a StructMember| w.varying(mem));
+            }
+            IoRole::Mrt => {
+                self.group(GROUP_OUTPUT);
+                self.guarded(&decl.members, &|_, _| true, &mut |w, mem: &'a StructMember| w.mrt_output(mem));
+            }
+        }
+        if self.plan.structs.contains(&s) {
+            self.struct_decl(s, "");
+        }
+    }
+
+    fn check_interface_name(&mut self, name: &str, span: shaderlab_ir::Span) {
+        if Naming::is_bad(self.d, name) {
+            self.error(name, Unsupported::ReservedInterfaceName, span);
+        }
+    }
+
+    fn attribute(&mut self, mem: &StructMember) {
+        let name = self.m.name(mem.name).to_owned();
+        self.check_interface_name(&name, mem.name_span);
+        if let Err(reason) = self.d.check_attribute_type(&self.m.types.get(mem.ty.base)) {
+            self.error(&name, reason, mem.span);
+        }
+        let ty = self.spec_type(&mem.ty);
+        let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
+        let qualifier = self.d.attribute_qualifier();
+        self.line(&format!("{qualifier} {ty} {name}{dims};"));
+        let base = self.spec_base(&mem.ty);
+        self.reflection.attribute(&name, &format!("{base}{dims}"));
+    }
+
+    fn varying(&mut self, mem: &StructMember) {
+        let name = self.m.name(mem.name).to_owned();
+        self.check_interface_name(&name, mem.name_span);
+        let ty = self.spec_type(&mem.ty);
+        let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
+        let mut parts = self.leading_qualifiers(&mem.qualifiers, mem.span);
+        parts.push(self.d.varying_qualifier(self.stage).to_owned());
+        parts.push(format!("{ty} {name}{dims};"));
+        self.line(&parts.join(" "));
+        let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
+            (Some(Interpolation::Flat), _) => "flat",
+            (_, true) => "centroid",
+            _ => "smooth",
+        };
+        let base = self.spec_base(&mem.ty);
+        self.reflection.varying(&name, &format!("{base}{dims}"), interpolation);
+    }
+
+    fn mrt_output(&mut self, mem: &StructMember) {
+        let m = self.m;
+        let name = m.name(mem.name).to_owned();
+        let loc = location(m, mem);
+        let vec4 =
+            matches!(m.types.get(mem.ty.base), TypeInner::Vector { size: 4, kind: shaderlab_ir::ScalarKind::Float })
+                && mem.ty.dims.is_empty();
+        let ty = self.spec_type(&mem.ty);
+        let base = self.spec_base(&mem.ty);
+        match self.d.mrt_output(&name, loc, vec4) {
+            Ok(OutputBinding::Declared { name: out, location }) => {
+                self.check_interface_name(&out, mem.name_span);
+                self.output_line(&ty, &out, location);
+                self.reflection.output(&out, &base, loc);
+            }
+            Ok(OutputBinding::Builtin(out)) => self.reflection.output(&out, &base, loc),
+            Err(reason) => self.error(&name, reason, mem.span),
+        }
+    }
+
+    fn output_line(&mut self, ty: &str, name: &str, location: Option<i64>) {
+        match location {
+            Some(n) => self.line(&format!("layout(location = {n}) out {ty} {name};")),
+            None => self.line(&format!("out {ty} {name};")),
+        }
+    }
+
+    /// Fragment outputs that are not an MRT struct: the color output and `gl_FragData` indices.
+    pub(crate) fn output_declarations(&mut self) {
+        if self.stage != Stage::Fragment {
+            return;
+        }
+        let mrt = self.program.interface.mrt.is_some();
+        for binding in output_bindings(self.m, self.program, self.d) {
+            let (name, location) = match &binding {
+                OutputBinding::Declared { name, location } => (name.clone(), *location),
+                OutputBinding::Builtin(name) => (name.clone(), None),
+            };
+            if mrt && self.is_mrt_binding(&name) {
+                continue;
+            }
+            let loc = location.or_else(|| frag_data_index(&name)).unwrap_or(0);
+            if let OutputBinding::Declared { .. } = binding {
+                self.group(GROUP_OUTPUT);
+                self.output_line("vec4", &name, location);
+            }
+            self.reflection.output(&name, "vec4", loc);
+        }
+    }
+
+    fn is_mrt_binding(&self, name: &str) -> bool {
+        let m = self.m;
+        let Some(s) = self.program.interface.mrt else { return false };
+        members(m, s)
+            .iter()
+            .any(|mem| self.d.mrt_output(m.name(mem.name), location(m, mem), true).is_ok_and(|b| b.name() == name))
+    }
+
+    /// Interface names shared by two kinds of declarations (a uniform and a varying named alike).
+    pub(crate) fn check_interface(&mut self, interface: &BTreeMap<String, &'static str>) {
+        let m = self.m;
+        let mut globals: Vec<GlobalId> = self.plan.globals.iter().copied().collect();
+        globals.sort();
+        for g in globals {
+            let Some(global) = m.globals.get(g) else { continue };
+            if !global.is_uniform() {
+                continue;
+            }
+            if let Some(kind) = interface.get(m.name(global.name)) {
+                let reason = Unsupported::InterfaceCollision { first: "uniform", second: kind };
+                self.error(m.name(global.name), reason, global.name_span);
+            }
+        }
+        if self.stage == Stage::Vertex {
+            let iface = &self.program.interface;
+            if let (Some(a), Some(v)) = (iface.attributes, iface.varyings) {
+                for mem in members(m, a) {
+                    if iface.attribute_members.contains(&mem.name)
+                        && iface.varying_members.contains(&mem.name)
+                        && members(m, v).iter().any(|x| x.name == mem.name)
+                    {
+                        let reason = Unsupported::InterfaceCollision { first: "attribute", second: "varying" };
+                        self.error(m.name(mem.name), reason, mem.name_span);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walk the members of an IO struct that a stage declares, with their conditionals, for copies.
+    pub(crate) fn member_copies(
+        &mut self,
+        s: StructId,
+        keep: &dyn Fn(&Self, &StructMember) -> bool,
+        line: &dyn Fn(&Self, &StructMember) -> String,
+    ) {
+        let m = self.m;
+        let Some(decl) = m.structs.get(s) else { return };
+        self.guarded(&decl.members, keep, &mut |w, mem: &'a StructMember| {
+            let text = line(w, mem);
+            w.line(&text);
+        });
+    }
+}
+
+fn storage_word(s: Storage) -> &'static str {
+    match s {
+        Storage::Const => "const",
+        Storage::Uniform => "uniform",
+        Storage::In => "in",
+        Storage::Out => "out",
+        Storage::InOut => "inout",
+        Storage::Attribute => "attribute",
+        Storage::Varying => "varying",
+    }
+}
+
+/// `gl_FragData[3]` -> 3.
+fn frag_data_index(name: &str) -> Option<i64> {
+    name.strip_prefix("gl_FragData[")?.strip_suffix(']')?.parse().ok()
+}

@@ -1,0 +1,117 @@
+//! What the GLSL writer core asks of a target: spelling and availability. Everything target-specific sits behind
+//! this trait, implemented by [`crate::gles100`] and [`crate::gles300`].
+
+use crate::error::Unsupported;
+use crate::{Stage, Target};
+use shaderlab_ir::{BinaryOp, Interpolation, Precision, Qualifiers, SamplerType, Storage, TypeInner, UnaryOp};
+use shaderlab_passes::builtins::Overload;
+use std::borrow::Cow;
+
+/// Where a fragment output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OutputBinding {
+    /// A builtin the target already has (`gl_FragColor`, `gl_FragData[1]`): nothing to declare.
+    Builtin(String),
+    /// A variable the stage declares: `layout(location = N) out T name;` (location `None`: no layout).
+    Declared { name: String, location: Option<i64> },
+}
+
+impl OutputBinding {
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            OutputBinding::Builtin(n) => n,
+            OutputBinding::Declared { name, .. } => name,
+        }
+    }
+}
+
+pub(crate) trait Dialect: Sync {
+    fn target(&self) -> Target;
+
+    /// `--header`: the lines the engine prepends to a stage, each ending with a newline.
+    fn header(&self, stage: Stage) -> String;
+
+    /// Keywords and reserved words a user identifier must not use (`gl_` prefixes and `__` are checked apart).
+    fn is_reserved(&self, name: &str) -> bool;
+
+    /// Builtin function names the writer may introduce by renaming; a user variable must not hide them.
+    fn introduced_builtins(&self) -> &'static [&'static str];
+
+    /// The storage qualifier of an attribute, and of a varying in `stage`.
+    fn attribute_qualifier(&self) -> &'static str;
+    fn varying_qualifier(&self, stage: Stage) -> &'static str;
+
+    /// The spelling of a storage qualifier written on a global (`attribute`/`varying`/`in`/`out`).
+    fn global_storage(&self, storage: Storage, stage: Stage) -> Result<&'static str, Unsupported>;
+
+    /// Interpolation and auxiliary qualifiers of a varying, in declaration order (`flat`, `centroid`).
+    /// Qualifiers with no effect in the target may be dropped (`smooth` is ES 1.00's only interpolation).
+    fn interpolation(&self, q: &Qualifiers) -> Result<Vec<&'static str>, (&'static str, Unsupported)>;
+
+    /// Whether `layout(...)` qualifiers exist.
+    fn has_layout(&self) -> bool;
+
+    /// The precision to write on a declaration of a type that has no default precision in the target and none in
+    /// the source (`sampler2DShadow` in GLSL ES 3.00): without one the declaration does not compile.
+    fn required_precision(&self, inner: &TypeInner) -> Option<Precision>;
+
+    /// Whether a type exists in the target.
+    fn check_type(&self, inner: &TypeInner) -> Result<(), Unsupported>;
+
+    /// Whether an attribute can have this type (GLSL ES 1.00: float types only).
+    fn check_attribute_type(&self, inner: &TypeInner) -> Result<(), Unsupported>;
+
+    fn check_binary(&self, op: BinaryOp) -> Result<(), Unsupported>;
+    fn check_unary(&self, op: UnaryOp) -> Result<(), Unsupported>;
+
+    /// Whether `1u` literals exist.
+    fn has_uint_literals(&self) -> bool;
+
+    /// A float literal as the target spells it (`2.0f` has no suffix in ES 1.00).
+    fn float_literal<'a>(&self, spelling: &'a str) -> Cow<'a, str>;
+
+    /// Array constructors, `.length()`, unsized arrays, arrays as return types and array initializers.
+    fn has_array_features(&self) -> bool;
+
+    /// `switch` as a statement (otherwise the writer lowers it to an if-chain).
+    fn has_switch(&self) -> bool;
+
+    fn has_do_while(&self) -> bool;
+
+    /// The fragment color output: `gl_FragColor` in ES 1.00, a declared `GS_glFragColor` in ES 3.00.
+    fn color_output(&self) -> OutputBinding;
+
+    /// `gl_FragData[index]` with a constant index.
+    fn frag_data_output(&self, index: i64) -> OutputBinding;
+
+    /// The output of an MRT member at `location`; `vec4` tells whether the member is a `vec4`.
+    fn mrt_output(&self, member: &str, location: i64, vec4: bool) -> Result<OutputBinding, Unsupported>;
+
+    /// The name of a builtin function call in the target. `overload` is the resolved overload when typing knew it,
+    /// `sampler` the type of the first argument when it is a sampler.
+    fn builtin_function(
+        &self,
+        name: &str,
+        overload: Option<&Overload>,
+        sampler: Option<SamplerType>,
+        stage: Stage,
+    ) -> Result<Cow<'static, str>, Unsupported>;
+
+    /// The name of a builtin variable in the target (`gl_FragDepthEXT` <-> `gl_FragDepth`). `gl_FragColor` and
+    /// `gl_FragData` go through [`Dialect::color_output`] and [`Dialect::frag_data_output`].
+    fn builtin_variable(&self, name: &'static str, stage: Stage) -> Result<&'static str, Unsupported>;
+}
+
+/// Interpolation words of GLSL ES 3.00, shared by dialects that have them.
+pub(crate) fn interpolation_words(q: &Qualifiers) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    match q.interpolation {
+        Some(Interpolation::Flat) => out.push("flat"),
+        Some(Interpolation::Smooth) => out.push("smooth"),
+        None => {}
+    }
+    if q.centroid {
+        out.push("centroid");
+    }
+    out
+}

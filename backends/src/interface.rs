@@ -1,0 +1,546 @@
+//! The stage interface of a pass (`codegen.md` §3-6), target-independent.
+//!
+//! [`PassInterface`]: which structs are the attributes, varyings and MRT structs, which of their members become
+//! stage variables (attributes the vertex stage reads; varyings either stage uses, the same set in both stages),
+//! and the constant `gl_FragData` indices the fragment stage writes.
+//!
+//! [`StageIo`]: per stage, whether each IO struct can be *renamed away* (`o.uv` -> `uv`, the varyings local and
+//! `return o;` disappear, IO-struct parameters and arguments are dropped) or must stay a real struct that the
+//! entry copies field-wise from/to the stage variables. Renaming is faithful when every value of the struct type
+//! in the stage is one object flowing through locals, parameters and returns; [`rename_is_faithful`] checks that.
+
+use crate::plan::subtree;
+use crate::Stage;
+use shaderlab_ir::{
+    Expr, ExprId, FunctionId, Guarded, LocalId, LocalKind, Module, Name, ParamKind, Statement, StmtKind, Storage,
+    StructId, StructMember,
+};
+use shaderlab_passes::io::{FragmentOutput, PassIo};
+use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
+use shaderlab_passes::typing::{Callee, Type};
+use shaderlab_passes::{Facts, Owner, Ty};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// The interface of one pass.
+pub(crate) struct PassInterface {
+    pub attributes: Option<StructId>,
+    pub varyings: Option<StructId>,
+    pub mrt: Option<StructId>,
+    pub output: FragmentOutput,
+    /// Attribute members the vertex stage reads.
+    pub attribute_members: BTreeSet<Name>,
+    /// Varying members either stage uses.
+    pub varying_members: BTreeSet<Name>,
+    /// Constant indices of `gl_FragData[i]` in the fragment stage.
+    pub frag_data: BTreeSet<i64>,
+}
+
+/// The members of a struct in declaration order, through every conditional branch.
+pub(crate) fn members(m: &Module, s: StructId) -> Vec<&StructMember> {
+    let mut out = Vec::new();
+    if let Some(decl) = m.structs.get(s) {
+        Guarded::for_each_item(&decl.members, &mut |mem| out.push(mem));
+    }
+    out
+}
+
+fn has_member(m: &Module, s: Option<StructId>, name: Name) -> bool {
+    s.is_some_and(|s| members(m, s).iter().any(|mem| mem.name == name))
+}
+
+/// The struct type of an expression, when typing knows it.
+fn struct_type(facts: &Facts, owner: Owner, e: ExprId) -> Option<StructId> {
+    match facts.typing.exprs.get(owner, e) {
+        Type::Known(Ty::Struct(s)) => Some(*s),
+        _ => None,
+    }
+}
+
+impl PassInterface {
+    pub(crate) fn new(
+        m: &Module,
+        facts: &Facts,
+        io: &PassIo,
+        vertex: &HashSet<FunctionId>,
+        fragment: &HashSet<FunctionId>,
+    ) -> PassInterface {
+        let mut out = PassInterface {
+            attributes: io.attributes,
+            varyings: io.varyings,
+            mrt: io.mrt,
+            output: io.output.clone(),
+            attribute_members: io.attributes_read.clone(),
+            varying_members: io.varyings_written.union(&io.varyings_read).copied().collect(),
+            frag_data: BTreeSet::new(),
+        };
+        let mut sorted: Vec<(Stage, FunctionId)> = vertex.iter().map(|f| (Stage::Vertex, *f)).collect();
+        sorted.extend(fragment.iter().map(|f| (Stage::Fragment, *f)));
+        sorted.sort();
+        for (stage, f) in sorted {
+            out.scan(m, facts, stage, f);
+        }
+        out
+    }
+
+    /// Member uses the pass facts may not list (reads of varyings in the vertex stage, bare names).
+    fn scan(&mut self, m: &Module, facts: &Facts, stage: Stage, f: FunctionId) {
+        let Some(func) = m.functions.get(f) else { return };
+        let owner = Owner::Function(f);
+        for (e, expr) in func.exprs.iter() {
+            match &expr.kind {
+                Expr::Member { base, member, .. } => {
+                    let s = struct_type(facts, owner, *base);
+                    if s.is_some() && s == self.varyings {
+                        self.varying_members.insert(*member);
+                    } else if s.is_some() && s == self.attributes && stage == Stage::Vertex {
+                        self.attribute_members.insert(*member);
+                    }
+                }
+                Expr::Ident(_) => {
+                    let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { continue };
+                    for sym in symbols {
+                        if let Symbol::IoMember(_, name) = sym {
+                            if has_member(m, self.varyings, *name) {
+                                self.varying_members.insert(*name);
+                            } else if stage == Stage::Vertex && has_member(m, self.attributes, *name) {
+                                self.attribute_members.insert(*name);
+                            }
+                        }
+                    }
+                }
+                // A constructed varyings struct writes every member.
+                Expr::Call { .. }
+                    if stage == Stage::Vertex
+                        && self.varyings.is_some()
+                        && matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if Some(*s) == self.varyings) =>
+                {
+                    if let Some(v) = self.varyings {
+                        self.varying_members.extend(members(m, v).iter().map(|mem| mem.name));
+                    }
+                }
+                Expr::Index { base, index }
+                    if stage == Stage::Fragment && is_builtin(facts, owner, *base, "gl_FragData") =>
+                {
+                    if let Some(i) = facts.consts.values.get(owner, *index).as_ref().and_then(|v| v.as_int()) {
+                        self.frag_data.insert(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The role of a member of an IO struct in `stage`: by its struct, or, for a bare name that resolved to the
+    /// IO struct of another pass sharing the code, by its name.
+    pub(crate) fn member_kind(&self, m: &Module, stage: Stage, s: StructId, name: Name) -> Option<IoRole> {
+        if Some(s) == self.varyings {
+            return Some(IoRole::Varying);
+        }
+        if Some(s) == self.attributes && stage == Stage::Vertex {
+            return Some(IoRole::Attribute);
+        }
+        if Some(s) == self.mrt && stage == Stage::Fragment {
+            return Some(IoRole::Mrt);
+        }
+        // A bare name may resolve to the IO struct of another pass sharing the code: go by name.
+        if has_member(m, self.varyings, name) {
+            Some(IoRole::Varying)
+        } else if stage == Stage::Vertex && has_member(m, self.attributes, name) {
+            Some(IoRole::Attribute)
+        } else if stage == Stage::Fragment && has_member(m, self.mrt, name) {
+            Some(IoRole::Mrt)
+        } else {
+            None
+        }
+    }
+}
+
+/// Which IO struct a member belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IoRole {
+    Attribute,
+    Varying,
+    Mrt,
+}
+
+/// Whether an expression is an identifier resolving to builtin `name`.
+pub(crate) fn is_builtin(facts: &Facts, owner: Owner, e: ExprId, name: &str) -> bool {
+    matches!(facts.resolution.idents.get(owner, e),
+        Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Builtin(n) if *n == name)))
+}
+
+/// How a stage treats an IO struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IoMode {
+    /// Values of the struct are the stage variables: `o.uv` is `uv`, the struct is not declared.
+    Rename,
+    /// The struct stays; the entry copies the stage variables into it (inputs) or out of it (outputs).
+    Copy,
+}
+
+/// The IO structs of one stage and how they are written.
+pub(crate) struct StageIo {
+    /// Attributes (vertex) or varyings (fragment).
+    pub input: Option<(StructId, IoMode)>,
+    /// Varyings (vertex) or the MRT struct (fragment).
+    pub output: Option<(StructId, IoMode)>,
+    /// Locals and parameters that stand for a renamed struct.
+    pub objects: HashSet<(FunctionId, LocalId)>,
+}
+
+impl StageIo {
+    pub(crate) fn new(
+        m: &Module,
+        facts: &Facts,
+        iface: &PassInterface,
+        stage: Stage,
+        functions: &HashSet<FunctionId>,
+    ) -> StageIo {
+        let (input, output) = match stage {
+            Stage::Vertex => (iface.attributes, iface.varyings),
+            Stage::Fragment => (iface.varyings, iface.mrt),
+        };
+        let mut sorted: Vec<FunctionId> = functions.iter().copied().collect();
+        sorted.sort();
+        let mut io = StageIo { input: None, output: None, objects: HashSet::new() };
+        for (s, is_output) in [(input, false), (output, true)] {
+            let Some(s) = s else { continue };
+            let mode = match rename_is_faithful(m, facts, s, is_output, &sorted) {
+                Some(objects) => {
+                    io.objects.extend(objects);
+                    IoMode::Rename
+                }
+                None => IoMode::Copy,
+            };
+            if is_output {
+                io.output = Some((s, mode));
+            } else {
+                io.input = Some((s, mode));
+            }
+        }
+        io
+    }
+
+    /// Structs renamed away in this stage (not declared).
+    pub(crate) fn renamed_structs(&self) -> Vec<StructId> {
+        [self.input, self.output].into_iter().flatten().filter(|(_, m)| *m == IoMode::Rename).map(|(s, _)| s).collect()
+    }
+
+    pub(crate) fn mode(&self, s: StructId) -> Option<IoMode> {
+        [self.input, self.output].into_iter().flatten().find(|(t, _)| *t == s).map(|(_, m)| m)
+    }
+
+    pub(crate) fn is_object(&self, f: FunctionId, l: LocalId) -> bool {
+        self.objects.contains(&(f, l))
+    }
+}
+
+/// Where an expression sits when it is not an operand of another expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Root {
+    ExprStmt,
+    Return,
+    Other,
+}
+
+fn roots_of_stmt(s: &Statement, out: &mut HashMap<ExprId, Root>, decl_sizes: &mut HashMap<LocalId, usize>) {
+    let mut walk = |s: &Statement| roots_of_stmt(s, out, decl_sizes);
+    match &s.kind {
+        StmtKind::Expr(e) => {
+            out.insert(*e, Root::ExprStmt);
+        }
+        StmtKind::Return(Some(e)) => {
+            out.insert(*e, Root::Return);
+        }
+        StmtKind::Declare(locals) => {
+            for l in locals {
+                decl_sizes.insert(*l, locals.len());
+            }
+        }
+        StmtKind::Block(b) => Guarded::for_each_item(&b.stmts, &mut walk),
+        StmtKind::Switch { body, .. } => Guarded::for_each_item(&body.stmts, &mut walk),
+        StmtKind::If { accept, reject, .. } => {
+            walk(accept);
+            if let Some(r) = reject {
+                walk(r);
+            }
+        }
+        StmtKind::For { init, body, .. } => {
+            if let Some(i) = init {
+                walk(i);
+            }
+            walk(body);
+        }
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk(body),
+        StmtKind::Struct { declares, .. } => {
+            for l in declares {
+                decl_sizes.insert(*l, declares.len());
+            }
+        }
+        StmtKind::Empty
+        | StmtKind::Return(None)
+        | StmtKind::Prototype(_)
+        | StmtKind::Precision { .. }
+        | StmtKind::Case(_)
+        | StmtKind::Default
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Discard
+        | StmtKind::Define(_)
+        | StmtKind::Undef(_) => {}
+    }
+}
+
+fn local_struct(facts: &Facts, f: FunctionId, l: LocalId) -> Option<&Ty> {
+    facts.typing.locals.get(f).and_then(|t| t.get(l)).and_then(|t| t.as_ref())
+}
+
+/// The objects of struct `s` when renaming is faithful, `None` when the struct must stay a real struct.
+fn rename_is_faithful(
+    m: &Module,
+    facts: &Facts,
+    s: StructId,
+    is_output: bool,
+    functions: &[FunctionId],
+) -> Option<Vec<(FunctionId, LocalId)>> {
+    let is_s = |t: Option<&Ty>| matches!(t, Some(Ty::Struct(x)) if *x == s);
+    let contains_s = |t: Option<&Ty>| match t {
+        Some(Ty::Array(base, _)) => matches!(**base, Ty::Struct(x) if x == s),
+        _ => false,
+    };
+    // A global or another struct holding the struct: it is data, not the interface.
+    for (g, _) in m.globals.iter() {
+        let t = facts.typing.globals.get(g).and_then(|t| t.as_ref());
+        if (is_s(t) || contains_s(t)) && functions.iter().any(|f| uses_global(m, facts, *f, g)) {
+            return None;
+        }
+    }
+    let mut objects = Vec::new();
+    for &f in functions {
+        let func = m.functions.get(f)?;
+        let owner = Owner::Function(f);
+        let returns = facts.typing.returns.get(f).and_then(|t| t.as_ref());
+        if contains_s(returns) || (is_s(returns) && !is_output) {
+            return None;
+        }
+        // Objects: parameters and locals of the struct type.
+        let mut own: Vec<LocalId> = Vec::new();
+        let mut guarded_param = false;
+        for p in &func.params {
+            match p {
+                Guarded::Item(p) => {
+                    if let ParamKind::Declared { local } = p.kind {
+                        if is_s(local_struct(facts, f, local)) {
+                            own.push(local);
+                        }
+                    }
+                }
+                Guarded::Cond(region) => {
+                    let mut check = |p: &shaderlab_ir::Param| {
+                        if let ParamKind::Declared { local } = p.kind {
+                            guarded_param |= is_s(local_struct(facts, f, local));
+                        }
+                    };
+                    for branch in &region.branches {
+                        Guarded::for_each_item(&branch.items, &mut check);
+                    }
+                    if let Some(items) = &region.else_items {
+                        Guarded::for_each_item(items, &mut check);
+                    }
+                }
+            }
+        }
+        if guarded_param {
+            return None;
+        }
+        for (l, local) in func.locals.iter() {
+            let t = local_struct(facts, f, l);
+            if contains_s(t) {
+                return None;
+            }
+            if local.kind == LocalKind::Variable && is_s(t) {
+                own.push(l);
+            }
+        }
+        own.sort();
+        own.dedup();
+        if own.len() > 1 {
+            return None;
+        }
+        if func.body.is_none() {
+            // A prototype loses the same parameters as its definition.
+            objects.extend(own.into_iter().map(|l| (f, l)));
+            continue;
+        }
+        if macro_mentions(m, func, &own) {
+            return None;
+        }
+        let mut roots = HashMap::new();
+        let mut decl_sizes = HashMap::new();
+        if let Some(body) = &func.body {
+            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, &mut decl_sizes));
+        }
+        for &l in &own {
+            let local = func.locals.get(l)?;
+            if local.kind == LocalKind::Variable && decl_sizes.get(&l).copied().unwrap_or(1) != 1 {
+                return None;
+            }
+        }
+        // Parents of every expression.
+        let mut parent: HashMap<ExprId, ExprId> = HashMap::new();
+        for (e, expr) in func.exprs.iter() {
+            expr.kind.for_each_child(&mut |c| {
+                parent.insert(c, e);
+            });
+        }
+        let is_object = |e: ExprId| -> bool {
+            matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Ident(_)))
+                && matches!(facts.resolution.idents.get(owner, e),
+                    Resolved::Symbols(syms) if syms.len() == 1 && matches!(syms[0], Symbol::Local(l) if own.contains(&l)))
+        };
+        let is_producer = |e: ExprId| -> bool {
+            matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Call { .. }))
+                && is_output
+                && match facts.typing.callees.get(owner, e) {
+                    Callee::User(g) => is_s(facts.typing.returns.get(*g).and_then(|t| t.as_ref())),
+                    _ => false,
+                }
+        };
+        // A written copy cannot be a stage variable: an `in` parameter of an output struct (the write would leak to
+        // the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
+        let written_copy = own.iter().any(|&l| {
+            let Some(local) = func.locals.get(l) else { return false };
+            let by_value = local.kind == LocalKind::Parameter
+                && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
+            (by_value || !is_output) && writes_local(m, facts, f, l)
+        });
+        if written_copy {
+            return None;
+        }
+        for (e, _) in func.exprs.iter() {
+            if struct_type(facts, owner, e) != Some(s) {
+                continue;
+            }
+            if !is_object(e) && !is_producer(e) {
+                return None;
+            }
+            let ok = match parent.get(&e).and_then(|p| func.exprs.get(*p).map(|x| (*p, &x.kind))) {
+                Some((_, Expr::Member { base, .. })) => *base == e && is_object(e),
+                Some((p, Expr::Call { args, .. })) => {
+                    is_object(e)
+                        && args.iter().any(|a| matches!(a, Guarded::Item(x) if *x == e))
+                        && match facts.typing.callees.get(owner, p) {
+                            Callee::User(_) => true,
+                            Callee::None => {
+                                matches!(facts.resolution.calls.get(owner, p), CallTarget::Callable { user, .. } if !user.is_empty())
+                            }
+                            Callee::Builtin(_) | Callee::Struct(_) => false,
+                        }
+                }
+                Some((p, Expr::Assign { op: None, target, value })) => {
+                    roots.get(&p) == Some(&Root::ExprStmt)
+                        && ((*target == e && is_object(e) && is_producer(*value))
+                            || (*value == e && is_producer(e) && is_object(*target)))
+                }
+                Some(_) => false,
+                None => match roots.get(&e).copied().unwrap_or(Root::Other) {
+                    Root::ExprStmt => true,
+                    Root::Return => is_s(returns),
+                    Root::Other => false,
+                },
+            };
+            if !ok {
+                // Initializers are found through the locals: `V o = helper();`.
+                let init_of_object = own.iter().any(|&l| {
+                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && !parent.contains_key(&e)
+                });
+                if !init_of_object {
+                    return None;
+                }
+            }
+        }
+        // Object locals may only be initialized by a producer call.
+        for &l in &own {
+            if let Some(init) = func.locals.get(l).and_then(|x| x.init) {
+                if !is_producer(init) {
+                    return None;
+                }
+            }
+        }
+        objects.extend(own.into_iter().map(|l| (f, l)));
+    }
+    Some(objects)
+}
+
+/// Whether a macro used in `func` names one of `locals` in its body (`#define UV varyings.uv`): the object must
+/// stay a real variable for the expansion to work.
+fn macro_mentions(m: &Module, func: &shaderlab_ir::Function, locals: &[LocalId]) -> bool {
+    let names: Vec<&str> = locals.iter().filter_map(|l| func.locals.get(*l)).map(|l| m.name(l.name)).collect();
+    if names.is_empty() {
+        return false;
+    }
+    func.exprs.values().any(|x| {
+        let Expr::MacroRef { name, .. } = &x.kind else { return false };
+        m.macros
+            .values()
+            .filter(|d| d.name == *name)
+            .any(|d| crate::plan::identifiers(&d.body).iter().any(|w| names.contains(w)))
+    })
+}
+
+/// Whether a function reads global `g`.
+fn uses_global(m: &Module, facts: &Facts, f: FunctionId, g: shaderlab_ir::GlobalId) -> bool {
+    let Some(func) = m.functions.get(f) else { return false };
+    let owner = Owner::Function(f);
+    func.exprs.iter().any(|(e, x)| {
+        matches!(x.kind, Expr::Ident(_))
+            && matches!(facts.resolution.idents.get(owner, e), Resolved::Symbols(s) if s.contains(&Symbol::Global(g)))
+    })
+}
+
+/// Whether some assignment in `f` writes through local `l` (`l.x = ...`, `l = ...`, `l.x++`).
+fn writes_local(m: &Module, facts: &Facts, f: FunctionId, l: LocalId) -> bool {
+    let Some(func) = m.functions.get(f) else { return false };
+    let owner = Owner::Function(f);
+    func.exprs.iter().any(|(_, x)| {
+        let target = match &x.kind {
+            Expr::Assign { target, .. } | Expr::IncDec { target, .. } => *target,
+            _ => return false,
+        };
+        let mut t = target;
+        while let Some(Expr::Member { base, .. } | Expr::Index { base, .. }) = func.exprs.get(t).map(|x| &x.kind) {
+            t = *base;
+        }
+        matches!(facts.resolution.idents.get(owner, t), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
+    }) || subtree_mentions_out_args(m, facts, f, l)
+}
+
+/// Whether `l` is passed to an `out`/`inout` parameter of a user function.
+fn subtree_mentions_out_args(m: &Module, facts: &Facts, f: FunctionId, l: LocalId) -> bool {
+    let Some(func) = m.functions.get(f) else { return false };
+    let owner = Owner::Function(f);
+    for (e, x) in func.exprs.iter() {
+        let Expr::Call { args, .. } = &x.kind else { continue };
+        let Callee::User(g) = facts.typing.callees.get(owner, e) else { continue };
+        let Some(callee) = m.functions.get(*g) else { continue };
+        let mut params = Vec::new();
+        Guarded::for_each_item(&callee.params, &mut |p| params.push(p.kind.clone()));
+        let mut flat = Vec::new();
+        Guarded::for_each_item(args, &mut |a| flat.push(*a));
+        for (arg, p) in flat.iter().zip(params.iter()) {
+            let ParamKind::Declared { local } = p else { continue };
+            let out = callee
+                .locals
+                .get(*local)
+                .is_some_and(|x| matches!(x.qualifiers.storage, Some(Storage::Out | Storage::InOut)));
+            if out
+                && subtree(m, owner, *arg).iter().any(|a| {
+                    matches!(facts.resolution.idents.get(owner, *a), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
+                })
+            {
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,433 @@
+//! Reachability, per pass and stage (`codegen.md` §1): the functions an entry reaches (the call graph's order, plus
+//! functions named by the macros it uses), and the globals, structs and macros those functions need, closed over
+//! initializers, array sizes and struct members. Target-independent.
+//!
+//! Macro bodies are text: a used macro reaches every function, global, struct and macro of the pass whose name
+//! appears as an identifier in its body (in preserving mode `INVERSE_MAT(m)` must keep `inverseMat`).
+
+use crate::interface::{PassInterface, StageIo};
+use crate::Stage;
+use shaderlab_ir::{
+    ArrayDim, Block, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module, Name,
+    ParamKind, PassId, PrimaryMap, ScopeId, Statement, StmtKind, StructId, TypeInner, TypeSpec,
+};
+use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
+use shaderlab_passes::typing::Callee;
+use shaderlab_passes::{Facts, Owner};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// What one stage of a pass emits.
+pub(crate) struct StagePlan {
+    pub entry: FunctionId,
+    /// Reached function definitions and the prototypes of their names.
+    pub functions: HashSet<FunctionId>,
+    pub globals: HashSet<GlobalId>,
+    /// Structs used as types (IO structs renamed away are not among them).
+    pub structs: HashSet<StructId>,
+    pub io: StageIo,
+}
+
+/// A pass with a program: its scopes, interface and two stages.
+pub(crate) struct ProgramPlan {
+    /// Outermost first (shader, subshader, pass).
+    pub scopes: Vec<ScopeId>,
+    pub interface: PassInterface,
+    pub vertex: StagePlan,
+    pub fragment: StagePlan,
+}
+
+impl ProgramPlan {
+    pub(crate) fn new(m: &Module, facts: &Facts, pass: PassId) -> Option<ProgramPlan> {
+        let (vertex_entry, fragment_entry) = facts.calls.entries.get(pass).cloned().unwrap_or_default();
+        let (vertex_entry, fragment_entry) = (vertex_entry?, fragment_entry?);
+        let scopes = m.pass_scopes(pass);
+        let index = ChainIndex::new(m, &scopes);
+        let pass_io = facts.io.passes.get(pass).cloned().flatten().unwrap_or_default();
+        let vertex_order = facts.calls.vertex_order.get(pass).cloned().unwrap_or_default();
+        let fragment_order = facts.calls.fragment_order.get(pass).cloned().unwrap_or_default();
+        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, &vertex_order);
+        let fragment_reach = Reach::run(m, facts, &index, fragment_entry, &fragment_order);
+        let interface = PassInterface::new(m, facts, &pass_io, &vertex_reach.functions, &fragment_reach.functions);
+        let stage = |stage: Stage, entry: FunctionId, reach: Reach| {
+            let io = StageIo::new(m, facts, &interface, stage, &reach.functions);
+            let mut structs = reach.structs;
+            for s in io.renamed_structs() {
+                structs.remove(&s);
+            }
+            StagePlan { entry, functions: reach.functions, globals: reach.globals, structs, io }
+        };
+        let vertex = stage(Stage::Vertex, vertex_entry, vertex_reach);
+        let fragment = stage(Stage::Fragment, fragment_entry, fragment_reach);
+        Some(ProgramPlan { scopes, interface, vertex, fragment })
+    }
+
+    pub(crate) fn stage(&self, stage: Stage) -> &StagePlan {
+        match stage {
+            Stage::Vertex => &self.vertex,
+            Stage::Fragment => &self.fragment,
+        }
+    }
+}
+
+/// Declarations of a pass's scope chain by name (every branch of every conditional).
+pub(crate) struct ChainIndex {
+    pub functions: HashMap<Name, Vec<FunctionId>>,
+    pub globals: HashMap<Name, Vec<GlobalId>>,
+    pub structs: HashMap<Name, Vec<StructId>>,
+    pub macros: HashMap<Name, Vec<MacroId>>,
+}
+
+impl ChainIndex {
+    pub(crate) fn new(m: &Module, scopes: &[ScopeId]) -> ChainIndex {
+        let mut index = ChainIndex {
+            functions: HashMap::new(),
+            globals: HashMap::new(),
+            structs: HashMap::new(),
+            macros: HashMap::new(),
+        };
+        for &s in scopes {
+            let Some(scope) = m.scopes.get(s) else { continue };
+            Guarded::for_each_item(&scope.items, &mut |item| match item {
+                GlobalItem::Function(f) => {
+                    if let Some(func) = m.functions.get(*f) {
+                        index.functions.entry(func.name).or_default().push(*f);
+                    }
+                }
+                GlobalItem::Var(g) => {
+                    if let Some(global) = m.globals.get(*g) {
+                        index.globals.entry(global.name).or_default().push(*g);
+                    }
+                }
+                GlobalItem::Struct(id) => {
+                    if let Some(decl) = m.structs.get(*id) {
+                        index.structs.entry(decl.name).or_default().push(*id);
+                    }
+                }
+                GlobalItem::Define(id) => {
+                    if let Some(def) = m.macros.get(*id) {
+                        index.macros.entry(def.name).or_default().push(*id);
+                    }
+                }
+                GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
+            });
+        }
+        index
+    }
+}
+
+/// The identifiers of a text (macro bodies), in order.
+pub(crate) fn identifiers(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            out.push(&text[start..i]);
+        } else if c.is_ascii_digit() || c == b'.' {
+            // A number, with its suffix and exponent (`1e3`, `2.0f`): not an identifier.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The structs a type specifier names (several in preserving mode, one per exclusive declaration).
+pub(crate) fn spec_structs(m: &Module, facts: &Facts, index: Option<&ChainIndex>, spec: &TypeSpec) -> Vec<StructId> {
+    let TypeInner::User(name) = m.types.get(spec.base) else { return Vec::new() };
+    if let Some(found) = facts.resolution.type_names.get(&spec.span) {
+        if !found.is_empty() {
+            return found.clone();
+        }
+    }
+    match index.and_then(|i| i.structs.get(&name)) {
+        Some(list) => list.clone(),
+        None => m.structs.iter().filter(|(_, s)| s.name == name).map(|(id, _)| id).collect(),
+    }
+}
+
+/// The arena of an owner.
+pub(crate) fn arena(m: &Module, owner: Owner) -> Option<&PrimaryMap<ExprId, Expression>> {
+    match owner {
+        Owner::Global => Some(&m.global_exprs),
+        Owner::Function(f) => m.functions.get(f).map(|func| &func.exprs),
+    }
+}
+
+/// Every expression below `root` (itself included), in arena `owner`.
+pub(crate) fn subtree(m: &Module, owner: Owner, root: ExprId) -> Vec<ExprId> {
+    let Some(arena) = arena(m, owner) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut seen = HashSet::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        let Some(expr) = arena.get(e) else { continue };
+        out.push(e);
+        expr.kind.for_each_child(&mut |c| stack.push(c));
+    }
+    out
+}
+
+pub(crate) struct Reach<'a> {
+    m: &'a Module,
+    facts: &'a Facts,
+    index: &'a ChainIndex,
+    pub functions: HashSet<FunctionId>,
+    pub globals: HashSet<GlobalId>,
+    pub structs: HashSet<StructId>,
+    pub macros: HashSet<MacroId>,
+    function_work: Vec<FunctionId>,
+    macro_names: BTreeSet<Name>,
+    macro_names_done: HashSet<Name>,
+}
+
+impl<'a> Reach<'a> {
+    fn run(m: &'a Module, facts: &'a Facts, index: &'a ChainIndex, entry: FunctionId, order: &[FunctionId]) -> Self {
+        let mut r = Reach {
+            m,
+            facts,
+            index,
+            functions: HashSet::new(),
+            globals: HashSet::new(),
+            structs: HashSet::new(),
+            macros: HashSet::new(),
+            function_work: order.to_vec(),
+            macro_names: BTreeSet::new(),
+            macro_names_done: HashSet::new(),
+        };
+        r.function_work.push(entry);
+        loop {
+            if let Some(f) = r.function_work.pop() {
+                r.function(f);
+            } else if let Some(name) = r.macro_names.pop_first() {
+                r.macro_name(name);
+            } else {
+                break;
+            }
+        }
+        // Prototypes of reached functions keep their place (a definition may follow its use).
+        let names: HashSet<Name> = r.functions.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name).collect();
+        for name in names {
+            for &f in index.functions.get(&name).into_iter().flatten() {
+                if m.functions.get(f).is_some_and(|func| func.body.is_none()) {
+                    r.functions.insert(f);
+                }
+            }
+        }
+        r
+    }
+
+    fn function(&mut self, f: FunctionId) {
+        if !self.functions.insert(f) {
+            return;
+        }
+        let (m, facts) = (self.m, self.facts);
+        let Some(func) = m.functions.get(f) else { return };
+        for site in facts.calls.calls.get(f).into_iter().flatten() {
+            self.function_work.push(site.callee);
+        }
+        let owner = Owner::Function(f);
+        self.spec(&func.return_type, owner);
+        for (_, local) in func.locals.iter() {
+            self.spec(&local.ty, owner);
+        }
+        Guarded::for_each_item(&func.params, &mut |p| {
+            if let ParamKind::Macro { name, .. } = p.kind {
+                self.macro_names.insert(name);
+            }
+        });
+        for (e, _) in func.exprs.iter() {
+            self.expr(owner, e);
+        }
+        if let Some(body) = &func.body {
+            self.block(body);
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        Guarded::for_each_item(&block.stmts, &mut |s| self.stmt(s));
+    }
+
+    fn stmt(&mut self, s: &Statement) {
+        match &s.kind {
+            StmtKind::Struct { id, .. } => self.local_struct(*id),
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::Switch { body, .. } => self.block(body),
+            StmtKind::If { accept, reject, .. } => {
+                self.stmt(accept);
+                if let Some(r) = reject {
+                    self.stmt(r);
+                }
+            }
+            StmtKind::For { init, body, .. } => {
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                self.stmt(body);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => self.stmt(body),
+            StmtKind::Prototype(f) => self.function_work.push(*f),
+            StmtKind::Empty
+            | StmtKind::Expr(_)
+            | StmtKind::Declare(_)
+            | StmtKind::Precision { .. }
+            | StmtKind::Case(_)
+            | StmtKind::Default
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return(_)
+            | StmtKind::Discard
+            | StmtKind::Define(_)
+            | StmtKind::Undef(_) => {}
+        }
+    }
+
+    /// A struct declared inside a function: printed in place, but its member types are needed.
+    fn local_struct(&mut self, id: StructId) {
+        let m = self.m;
+        let Some(decl) = m.structs.get(id) else { return };
+        let mut specs = Vec::new();
+        Guarded::for_each_item(&decl.members, &mut |mem| specs.push(mem.ty.clone()));
+        for spec in specs {
+            self.spec(&spec, Owner::Global);
+        }
+    }
+
+    fn spec(&mut self, spec: &TypeSpec, owner: Owner) {
+        for s in spec_structs(self.m, self.facts, Some(self.index), spec) {
+            self.add_struct(s);
+        }
+        for d in &spec.dims {
+            if let ArrayDim::Sized(e) = d {
+                self.tree(owner, *e);
+            }
+        }
+    }
+
+    fn tree(&mut self, owner: Owner, root: ExprId) {
+        for e in subtree(self.m, owner, root) {
+            self.expr(owner, e);
+        }
+    }
+
+    fn expr(&mut self, owner: Owner, e: ExprId) {
+        let (m, facts) = (self.m, self.facts);
+        let Some(expr) = arena(m, owner).and_then(|a| a.get(e)) else { return };
+        match &expr.kind {
+            Expr::Ident(_) => {
+                if let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) {
+                    for sym in symbols {
+                        match sym {
+                            Symbol::Global(g) => self.add_global(*g),
+                            Symbol::RuntimeMacro(n) => {
+                                self.macro_names.insert(*n);
+                            }
+                            Symbol::Local(_) | Symbol::Builtin(_) | Symbol::IoMember(..) => {}
+                        }
+                    }
+                }
+            }
+            Expr::Call { .. } => {
+                match facts.typing.callees.get(owner, e) {
+                    Callee::Struct(s) => self.add_struct(*s),
+                    Callee::User(f) => self.function_work.push(*f),
+                    Callee::Builtin(_) | Callee::None => {}
+                }
+                match facts.resolution.calls.get(owner, e) {
+                    CallTarget::Constructor(list) => {
+                        for &s in list {
+                            self.add_struct(s);
+                        }
+                    }
+                    CallTarget::Callable { user, .. } if matches!(facts.typing.callees.get(owner, e), Callee::None) => {
+                        self.function_work.extend(user.iter().copied());
+                    }
+                    CallTarget::Callable { .. } | CallTarget::NotACall | CallTarget::Unresolved => {}
+                }
+            }
+            Expr::Construct { ty, .. } => {
+                let ty = ty.clone();
+                self.spec(&ty, owner);
+            }
+            Expr::MacroRef { name, .. } => {
+                self.macro_names.insert(*name);
+            }
+            Expr::Literal(_)
+            | Expr::Unary { .. }
+            | Expr::Binary { .. }
+            | Expr::Assign { .. }
+            | Expr::IncDec { .. }
+            | Expr::Select { .. }
+            | Expr::Sequence { .. }
+            | Expr::Member { .. }
+            | Expr::Index { .. }
+            | Expr::ArrayLength { .. }
+            | Expr::Error => {}
+        }
+    }
+
+    fn add_global(&mut self, g: GlobalId) {
+        if !self.globals.insert(g) {
+            return;
+        }
+        let Some(global) = self.m.globals.get(g) else { return };
+        let (ty, init) = (global.ty.clone(), global.init);
+        self.spec(&ty, Owner::Global);
+        if let Some(init) = init {
+            self.tree(Owner::Global, init);
+        }
+    }
+
+    fn add_struct(&mut self, s: StructId) {
+        if !self.structs.insert(s) {
+            return;
+        }
+        let Some(decl) = self.m.structs.get(s) else { return };
+        let mut specs = Vec::new();
+        Guarded::for_each_item(&decl.members, &mut |mem| specs.push(mem.ty.clone()));
+        for spec in specs {
+            self.spec(&spec, Owner::Global);
+        }
+    }
+
+    fn macro_name(&mut self, name: Name) {
+        if !self.macro_names_done.insert(name) {
+            return;
+        }
+        let (m, index) = (self.m, self.index);
+        for &id in index.macros.get(&name).into_iter().flatten() {
+            self.macros.insert(id);
+            let Some(def) = m.macros.get(id) else { continue };
+            let params: HashSet<&str> = def.params.iter().flatten().map(|p| m.name(*p)).collect();
+            for word in identifiers(&def.body) {
+                if params.contains(word) {
+                    continue;
+                }
+                let Some(n) = m.names.lookup(word) else { continue };
+                for &f in index.functions.get(&n).into_iter().flatten() {
+                    self.function_work.push(f);
+                }
+                for &g in index.globals.get(&n).into_iter().flatten() {
+                    self.add_global(g);
+                }
+                for &s in index.structs.get(&n).into_iter().flatten() {
+                    self.add_struct(s);
+                }
+                if index.macros.contains_key(&n) {
+                    self.macro_names.insert(n);
+                }
+            }
+        }
+    }
+}

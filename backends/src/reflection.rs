@@ -1,0 +1,152 @@
+//! Reflection of a pass (`codegen.md`, "The compile result"): what the emitted stages declare, by name, as the
+//! engine binds it. Collected while writing, so it describes exactly the emitted text.
+
+use crate::plan::ProgramPlan;
+use crate::Stage;
+use shaderlab_ir::{GlobalItem, Guarded, Module};
+use std::collections::BTreeSet;
+
+/// An attribute: name and GLSL type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReflectedVariable {
+    pub name: String,
+    pub ty: String,
+}
+
+/// A varying with its interpolation (`smooth`, `flat`, `centroid`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReflectedVarying {
+    pub name: String,
+    pub ty: String,
+    pub interpolation: String,
+}
+
+/// A uniform (or sampler) and the stages that declare it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReflectedUniform {
+    pub name: String,
+    pub ty: String,
+    pub stages: Vec<Stage>,
+}
+
+/// A fragment output and its location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReflectedOutput {
+    pub name: String,
+    pub ty: String,
+    pub location: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reflection {
+    pub attributes: Vec<ReflectedVariable>,
+    pub varyings: Vec<ReflectedVarying>,
+    pub uniforms: Vec<ReflectedUniform>,
+    pub samplers: Vec<ReflectedUniform>,
+    pub outputs: Vec<ReflectedOutput>,
+    /// Every macro name a conditional or a run-time macro use of the emitted stages depends on, sorted: the
+    /// variant keys of the pass (macros the source defines unconditionally and `GL_` names are not keys).
+    pub macros: Vec<String>,
+}
+
+#[derive(Default)]
+pub(crate) struct Collector {
+    reflection: Reflection,
+    /// Names tested by emitted conditions.
+    macros: BTreeSet<String>,
+    /// Macro names used in emitted code.
+    uses: BTreeSet<String>,
+}
+
+impl Collector {
+    pub(crate) fn attribute(&mut self, name: &str, ty: &str) {
+        if !self.reflection.attributes.iter().any(|a| a.name == name) {
+            self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty: ty.into() });
+        }
+    }
+
+    pub(crate) fn varying(&mut self, name: &str, ty: &str, interpolation: &str) {
+        if !self.reflection.varyings.iter().any(|a| a.name == name) {
+            let v = ReflectedVarying { name: name.into(), ty: ty.into(), interpolation: interpolation.into() };
+            self.reflection.varyings.push(v);
+        }
+    }
+
+    pub(crate) fn uniform(&mut self, name: &str, ty: &str, sampler: bool, stage: Stage) {
+        let list = if sampler { &mut self.reflection.samplers } else { &mut self.reflection.uniforms };
+        match list.iter_mut().find(|u| u.name == name) {
+            Some(u) => {
+                if !u.stages.contains(&stage) {
+                    u.stages.push(stage);
+                    u.stages.sort();
+                }
+            }
+            None => list.push(ReflectedUniform { name: name.into(), ty: ty.into(), stages: vec![stage] }),
+        }
+    }
+
+    pub(crate) fn output(&mut self, name: &str, ty: &str, location: i64) {
+        if !self.reflection.outputs.iter().any(|o| o.name == name) {
+            self.reflection.outputs.push(ReflectedOutput { name: name.into(), ty: ty.into(), location });
+        }
+    }
+
+    /// A macro name tested by an emitted condition.
+    pub(crate) fn macro_name(&mut self, name: &str) {
+        self.macros.insert(name.to_owned());
+    }
+
+    /// A macro used in emitted code: run-time macros are keys; macros of the source are keyed by the
+    /// conditions around their definitions, which are emitted.
+    pub(crate) fn macro_use(&mut self, name: &str) {
+        self.uses.insert(name.to_owned());
+    }
+
+    pub(crate) fn finish(mut self, m: &Module, program: &ProgramPlan) -> Reflection {
+        let mut fixed: BTreeSet<String> = BTreeSet::new();
+        let mut defined: BTreeSet<String> = BTreeSet::new();
+        for &s in &program.scopes {
+            if let Some(scope) = m.scopes.get(s) {
+                unconditional_defines(m, &scope.items, &mut fixed);
+                Guarded::for_each_item(&scope.items, &mut |item| {
+                    if let GlobalItem::Define(id) = item {
+                        if let Some(def) = m.macros.get(*id) {
+                            defined.insert(m.name(def.name).to_owned());
+                        }
+                    }
+                });
+            }
+        }
+        let uses = self.uses.into_iter().filter(|n| !defined.contains(n));
+        self.reflection.macros = self
+            .macros
+            .into_iter()
+            .chain(uses)
+            .filter(|n| !n.starts_with("GL_") && !fixed.contains(n))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        self.reflection.outputs.sort_by_key(|o| o.location);
+        self.reflection
+    }
+}
+
+/// Macros defined outside any conditional (include guards are transparent).
+fn unconditional_defines(m: &Module, items: &[Guarded<GlobalItem>], out: &mut BTreeSet<String>) {
+    for item in items {
+        match item {
+            Guarded::Item(GlobalItem::Define(id)) => {
+                if let Some(def) = m.macros.get(*id) {
+                    out.insert(m.name(def.name).to_owned());
+                }
+            }
+            Guarded::Item(_) => {}
+            Guarded::Cond(r) if crate::writer::include_guard(m, r) => {
+                if let Some(b) = r.branches.first() {
+                    unconditional_defines(m, &b.items, out);
+                }
+            }
+            Guarded::Cond(_) => {}
+        }
+    }
+}

@@ -1,0 +1,761 @@
+//! The GLSL writer core: one [`Writer`] per stage. This file holds the text mechanics (indentation, blank lines,
+//! directives, conditional regions, comma lists whose elements sit in conditionals) and the top-level order:
+//! the scope chain's items in source order, include guards flattened, structs hoisted before their first use,
+//! `#define`s after the last emitted code dropped. Expressions, statements and declarations are in
+//! [`crate::expr`], [`crate::stmt`] and [`crate::decl`].
+
+use crate::dialect::{Dialect, OutputBinding};
+use crate::error::{BackendError, BackendErrorKind, Unsupported};
+use crate::interface::{members, IoMode, IoRole};
+use crate::naming::Naming;
+use crate::plan::{spec_structs, ProgramPlan, StagePlan};
+use crate::reflection::Collector;
+use crate::Stage;
+use shaderlab_ir::{
+    CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
+    StructMember,
+};
+use shaderlab_passes::io::FragmentOutput;
+use shaderlab_passes::resolve::{Resolved, Symbol};
+use shaderlab_passes::typing::Callee;
+use shaderlab_passes::variants::is_include_guard;
+use shaderlab_passes::{Facts, Owner};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Items that may sit in conditional regions. A region of global items shaped like an include guard
+/// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent: its items are written without it
+/// (the inclusion already happened; the guard is true in every variant).
+pub(crate) trait Guardable: Sized {
+    fn transparent(_m: &Module, _r: &CondRegion<Self>) -> bool {
+        false
+    }
+}
+
+impl Guardable for GlobalItem {
+    fn transparent(m: &Module, r: &CondRegion<Self>) -> bool {
+        include_guard(m, r)
+    }
+}
+impl Guardable for shaderlab_ir::Statement {}
+impl Guardable for StructMember {}
+impl Guardable for shaderlab_ir::Param {}
+impl Guardable for shaderlab_ir::ExprId {}
+
+/// An include guard whose `#define` has no body (a guard like `#ifndef F / #define F f / #endif` sets a default
+/// and is kept).
+pub(crate) fn include_guard(m: &Module, r: &CondRegion<GlobalItem>) -> bool {
+    is_include_guard(m, r)
+        && matches!(r.branches.first().and_then(|b| b.items.first()),
+            Some(Guarded::Item(GlobalItem::Define(d))) if m.macros.get(*d).is_some_and(|d| d.body.is_empty()))
+}
+
+/// What the last written line was, for blank-line placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    Nothing,
+    /// `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`.
+    Open,
+    /// `#endif`.
+    Close,
+    /// Code, `#define`, `#undef`.
+    Code,
+}
+
+pub(crate) struct Writer<'a> {
+    pub m: &'a Module,
+    pub facts: &'a Facts,
+    pub program: &'a ProgramPlan,
+    pub plan: &'a StagePlan,
+    pub stage: Stage,
+    pub d: &'a dyn Dialect,
+    pub names: Naming<'a>,
+    pub errors: Vec<BackendError>,
+    /// The function being written.
+    pub func: Option<FunctionId>,
+    pub reflection: &'a mut Collector,
+    out: String,
+    indent: usize,
+    last: Last,
+    pending_blank: bool,
+    group: u8,
+    /// Uniforms written so far (a uniform declared at two levels is written once).
+    uniforms_written: Vec<GlobalId>,
+    /// Conditional regions (not include guards) around what is being written.
+    cond_depth: usize,
+}
+
+/// Write one stage of a program.
+pub(crate) fn write_stage(
+    m: &Module,
+    facts: &Facts,
+    program: &ProgramPlan,
+    stage: Stage,
+    d: &dyn Dialect,
+    reflection: &mut Collector,
+) -> Result<String, Vec<BackendError>> {
+    let plan = program.stage(stage);
+    let uniforms: BTreeSet<Name> =
+        plan.globals.iter().filter_map(|g| m.globals.get(*g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
+    let probe = Probe { m, facts, program, plan, stage, d };
+    let interface = probe.interface_names();
+    let references = probe.references(&interface);
+    let names = Naming::build(m, plan, d, &uniforms, &interface, &references);
+    let mut w = Writer {
+        m,
+        facts,
+        program,
+        plan,
+        stage,
+        d,
+        names,
+        errors: Vec::new(),
+        func: None,
+        reflection,
+        out: String::new(),
+        indent: 0,
+        last: Last::Nothing,
+        pending_blank: false,
+        group: 0,
+        uniforms_written: Vec::new(),
+        cond_depth: 0,
+    };
+    w.check_interface(&interface);
+    w.output_declarations();
+    w.global_units();
+    if w.errors.is_empty() {
+        Ok(w.out)
+    } else {
+        Err(w.errors)
+    }
+}
+
+/// Read-only questions about the stage, asked before the names are fixed.
+struct Probe<'a> {
+    m: &'a Module,
+    facts: &'a Facts,
+    program: &'a ProgramPlan,
+    plan: &'a StagePlan,
+    stage: Stage,
+    d: &'a dyn Dialect,
+}
+
+impl Probe<'_> {
+    /// Every interface name of the stage with its kind.
+    fn interface_names(&self) -> BTreeMap<String, &'static str> {
+        let (m, iface) = (self.m, &self.program.interface);
+        let mut out = BTreeMap::new();
+        if self.stage == Stage::Vertex {
+            if let Some(a) = iface.attributes {
+                for mem in members(m, a) {
+                    if iface.attribute_members.contains(&mem.name) {
+                        out.insert(m.name(mem.name).to_owned(), "attribute");
+                    }
+                }
+            }
+        }
+        if let Some(v) = iface.varyings {
+            for mem in members(m, v) {
+                if iface.varying_members.contains(&mem.name) {
+                    out.insert(m.name(mem.name).to_owned(), "varying");
+                }
+            }
+        }
+        if self.stage == Stage::Fragment {
+            for binding in output_bindings(m, self.program, self.d) {
+                if let OutputBinding::Declared { name, .. } = binding {
+                    out.insert(name, "output");
+                }
+            }
+        }
+        out
+    }
+
+    /// Per function, the interface names its rewritten code mentions (the entry mentions all of them).
+    fn references(&self, interface: &BTreeMap<String, &'static str>) -> HashMap<FunctionId, BTreeSet<String>> {
+        let m = self.m;
+        let mut out: HashMap<FunctionId, BTreeSet<String>> = HashMap::new();
+        for &f in &self.plan.functions {
+            let Some(func) = m.functions.get(f) else { continue };
+            let owner = Owner::Function(f);
+            let mut refs = BTreeSet::new();
+            if f == self.plan.entry {
+                refs.extend(interface.keys().cloned());
+            }
+            for (e, expr) in func.exprs.iter() {
+                match &expr.kind {
+                    Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => {
+                        refs.insert(m.name(*member).to_owned());
+                    }
+                    Expr::Ident(name) => {
+                        if let Resolved::Symbols(s) = self.facts.resolution.idents.get(owner, e) {
+                            if s.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_))) {
+                                refs.insert(m.name(*name).to_owned());
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if refs.iter().any(|r| r == "gl_FragColor" || r == "gl_FragData") {
+                for binding in output_bindings(m, self.program, self.d) {
+                    refs.insert(binding.name().to_owned());
+                }
+            }
+            out.insert(f, refs);
+        }
+        out
+    }
+}
+
+/// Whether `e` is an identifier standing for a renamed IO struct (an interface object).
+pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
+    let Owner::Function(f) = owner else { return false };
+    let is_ident =
+        matches!(m.functions.get(f).and_then(|func| func.exprs.get(e)).map(|x| &x.kind), Some(Expr::Ident(_)));
+    is_ident
+        && matches!(facts.resolution.idents.get(owner, e),
+            Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(l) if plan.io.is_object(f, *l))))
+}
+
+/// The `layout(location = N)` of an MRT member.
+pub(crate) fn location(m: &Module, mem: &StructMember) -> i64 {
+    mem.qualifiers.layout.iter().find(|l| m.name(l.name) == "location").and_then(|l| l.value).unwrap_or(0)
+}
+
+/// The fragment outputs of a program, in location order.
+pub(crate) fn output_bindings(m: &Module, program: &ProgramPlan, d: &dyn Dialect) -> Vec<OutputBinding> {
+    let iface = &program.interface;
+    let mut out = Vec::new();
+    match &iface.output {
+        FragmentOutput::GlFragColor | FragmentOutput::ReturnedColor => out.push(d.color_output()),
+        FragmentOutput::Mrt(s) => {
+            for mem in members(m, *s) {
+                if let Ok(b) = d.mrt_output(m.name(mem.name), location(m, mem), true) {
+                    out.push(b);
+                }
+            }
+        }
+        FragmentOutput::GlFragData | FragmentOutput::None => {}
+    }
+    for &i in &iface.frag_data {
+        out.push(d.frag_data_output(i));
+    }
+    out
+}
+
+/// A top-level emission unit: a global item, or a conditional region of global items.
+#[derive(Clone, Copy)]
+enum Unit<'a> {
+    Item(&'a GlobalItem),
+    Region(&'a CondRegion<GlobalItem>),
+}
+
+impl<'a> Writer<'a> {
+    // ----- text -----
+
+    /// Ask for a blank line before the next code line (not right after an opening directive).
+    pub(crate) fn separate(&mut self) {
+        self.pending_blank = true;
+    }
+
+    /// Start a group of similar one-line declarations; a new group is separated from the previous one.
+    pub(crate) fn group(&mut self, group: u8) {
+        if self.group != group && self.group != 0 {
+            self.separate();
+        }
+        self.group = group;
+    }
+
+    fn blank_if_pending(&mut self) {
+        if self.pending_blank && matches!(self.last, Last::Code | Last::Close) {
+            self.out.push('\n');
+        }
+        self.pending_blank = false;
+    }
+
+    /// A code line at the current indentation. Embedded newlines continue the line one level deeper, except
+    /// directive lines (`#...`), which start at column 0.
+    pub(crate) fn line(&mut self, text: &str) {
+        self.blank_if_pending();
+        for (i, part) in text.split('\n').enumerate() {
+            if part.starts_with('#') {
+                self.out.push_str(part);
+            } else {
+                let depth = if i == 0 { self.indent } else { self.indent + 1 };
+                for _ in 0..depth {
+                    self.out.push_str("    ");
+                }
+                self.out.push_str(part);
+            }
+            self.out.push('\n');
+        }
+        self.last = Last::Code;
+    }
+
+    /// A preprocessor line at column 0.
+    pub(crate) fn directive(&mut self, text: &str) {
+        let word = text.trim_start_matches('#').split_whitespace().next().unwrap_or("");
+        let kind = match word {
+            "if" | "ifdef" | "ifndef" | "elif" | "else" => Last::Open,
+            "endif" => Last::Close,
+            _ => Last::Code,
+        };
+        if matches!(word, "if" | "ifdef" | "ifndef" | "define" | "undef") {
+            self.blank_if_pending();
+        } else {
+            self.pending_blank = false;
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+        self.last = kind;
+    }
+
+    pub(crate) fn indent(&mut self) {
+        self.indent += 1;
+    }
+
+    pub(crate) fn dedent(&mut self) {
+        self.indent = self.indent.saturating_sub(1);
+    }
+
+    /// Whether target errors are reported here. In preserving mode a construct under a conditional is written as
+    /// it is: the variant that has it may never be selected for this target (`#ifdef GRAPHICS_API_WEBGL2` code
+    /// in an ES 1.00 compile); only unconditional code is refused.
+    pub(crate) fn reports_errors(&self) -> bool {
+        self.cond_depth == 0 || self.m.mode != shaderlab_ir::Mode::Preserving
+    }
+
+    pub(crate) fn error(&mut self, token: impl Into<String>, reason: Unsupported, span: shaderlab_ir::Span) {
+        if !self.reports_errors() {
+            return;
+        }
+        // One root cause, one error: a construct inside one already refused for the same reason is not reported.
+        let covered = self.errors.iter().any(|e| match &e.kind {
+            BackendErrorKind::UnsupportedInTarget { reason: r, .. } => {
+                *r == reason && e.span.file == span.file && e.span.start <= span.start && span.end <= e.span.end
+            }
+            BackendErrorKind::ArrayOfArrays { .. } | BackendErrorKind::NoProgram { .. } => false,
+        });
+        if !covered {
+            self.errors.push(BackendError::unsupported(self.d.target(), token, reason, span));
+        }
+    }
+
+    // ----- conditional regions -----
+
+    pub(crate) fn any_kept<T>(&self, items: &[Guarded<T>], keep: &dyn Fn(&Self, &T) -> bool) -> bool {
+        items.iter().any(|item| match item {
+            Guarded::Item(t) => keep(self, t),
+            Guarded::Cond(r) => self.region_kept(r, keep),
+        })
+    }
+
+    fn region_kept<T>(&self, r: &CondRegion<T>, keep: &dyn Fn(&Self, &T) -> bool) -> bool {
+        r.branches.iter().any(|b| self.any_kept(&b.items, keep))
+            || r.else_items.as_ref().is_some_and(|e| self.any_kept(e, keep))
+    }
+
+    /// The branches of a region worth writing: up to the last one with content (`None`: nothing to write).
+    fn live_branches<T>(&self, r: &CondRegion<T>, keep: &dyn Fn(&Self, &T) -> bool) -> Option<(usize, bool)> {
+        let with_else = r.else_items.as_ref().is_some_and(|e| self.any_kept(e, keep));
+        if with_else {
+            return Some((r.branches.len(), true));
+        }
+        let last = r.branches.iter().rposition(|b| self.any_kept(&b.items, keep))?;
+        Some((last + 1, false))
+    }
+
+    fn condition_line<T>(&mut self, b: &CondBranch<T>, first: bool) -> String {
+        collect_condition_names(&b.condition.expr, &mut |n| self.reflection.macro_name(self.m.name(n)));
+        let text = b.condition.text.trim();
+        let word = match (first, b.condition.kind) {
+            (false, _) | (true, CondKind::Elif) => "#elif",
+            (true, CondKind::If) => "#if",
+            (true, CondKind::Ifdef) => "#ifdef",
+            (true, CondKind::Ifndef) => "#ifndef",
+        };
+        format!("{word} {text}")
+    }
+
+    /// Write the kept items of a guarded list, with the conditional regions around them.
+    pub(crate) fn guarded<T: Guardable>(
+        &mut self,
+        items: &'a [Guarded<T>],
+        keep: &dyn Fn(&Self, &T) -> bool,
+        print: &mut dyn FnMut(&mut Self, &'a T),
+    ) {
+        for item in items {
+            match item {
+                Guarded::Item(t) => {
+                    if keep(self, t) {
+                        print(self, t);
+                    }
+                }
+                Guarded::Cond(r) => self.region(r, keep, print),
+            }
+        }
+    }
+
+    pub(crate) fn region<T: Guardable>(
+        &mut self,
+        r: &'a CondRegion<T>,
+        keep: &dyn Fn(&Self, &T) -> bool,
+        print: &mut dyn FnMut(&mut Self, &'a T),
+    ) {
+        if T::transparent(self.m, r) {
+            if let Some(b) = r.branches.first() {
+                self.guarded(b.items.get(1..).unwrap_or(&[]), keep, print);
+            }
+            return;
+        }
+        let Some((count, with_else)) = self.live_branches(r, keep) else { return };
+        self.cond_depth += 1;
+        for (i, b) in r.branches.iter().take(count).enumerate() {
+            let line = self.condition_line(b, i == 0);
+            self.directive(&line);
+            self.guarded(&b.items, keep, print);
+        }
+        if with_else {
+            self.directive("#else");
+            if let Some(items) = &r.else_items {
+                self.guarded(items, keep, print);
+            }
+        }
+        self.cond_depth -= 1;
+        self.directive("#endif");
+    }
+
+    /// A comma-separated list whose elements may sit in conditional regions (arguments, parameters). Without
+    /// regions: `a, b`. With regions: one element a line, directives between, commas placed so that every
+    /// variant reads as a list (trailing commas before the last unconditional element, leading ones after it).
+    pub(crate) fn list<T: Guardable>(
+        &mut self,
+        items: &'a [Guarded<T>],
+        keep: &dyn Fn(&Self, &T) -> bool,
+        element: &mut dyn FnMut(&mut Self, &'a T) -> String,
+    ) -> String {
+        let mut pieces: Vec<Piece> = Vec::new();
+        self.list_pieces(items, keep, element, true, &mut pieces);
+        if pieces.iter().all(|p| matches!(p, Piece::Element { .. })) {
+            return pieces
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Element { text, .. } => text,
+                    Piece::Directive(d) => d,
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+        }
+        let anchor = pieces.iter().rposition(|p| matches!(p, Piece::Element { top: true, .. }));
+        let last_element = pieces.iter().rposition(|p| matches!(p, Piece::Element { .. }));
+        let ends_with_directive = matches!(pieces.last(), Some(Piece::Directive(_)));
+        let mut lines = Vec::new();
+        for (i, p) in pieces.into_iter().enumerate() {
+            match p {
+                Piece::Directive(d) => lines.push(d),
+                Piece::Element { text, .. } => match anchor {
+                    Some(a) if i < a => lines.push(format!("{text},")),
+                    Some(a) if i > a => lines.push(format!(", {text}")),
+                    Some(_) => lines.push(text),
+                    None if Some(i) == last_element => lines.push(text),
+                    None => lines.push(format!("{text},")),
+                },
+            }
+        }
+        let mut text = format!("\n{}", lines.join("\n"));
+        if ends_with_directive {
+            text.push('\n');
+        }
+        text
+    }
+
+    fn list_pieces<T: Guardable>(
+        &mut self,
+        items: &'a [Guarded<T>],
+        keep: &dyn Fn(&Self, &T) -> bool,
+        element: &mut dyn FnMut(&mut Self, &'a T) -> String,
+        top: bool,
+        out: &mut Vec<Piece>,
+    ) {
+        for item in items {
+            match item {
+                Guarded::Item(t) => {
+                    if keep(self, t) {
+                        let text = element(self, t);
+                        out.push(Piece::Element { text, top });
+                    }
+                }
+                Guarded::Cond(r) if T::transparent(self.m, r) => {
+                    if let Some(b) = r.branches.first() {
+                        self.list_pieces(b.items.get(1..).unwrap_or(&[]), keep, element, top, out);
+                    }
+                }
+                Guarded::Cond(r) => {
+                    let Some((count, with_else)) = self.live_branches(r, keep) else { continue };
+                    self.cond_depth += 1;
+                    for (i, b) in r.branches.iter().take(count).enumerate() {
+                        let line = self.condition_line(b, i == 0);
+                        out.push(Piece::Directive(line));
+                        self.list_pieces(&b.items, keep, element, false, out);
+                    }
+                    if with_else {
+                        out.push(Piece::Directive("#else".into()));
+                        if let Some(items) = &r.else_items {
+                            self.list_pieces(items, keep, element, false, out);
+                        }
+                    }
+                    self.cond_depth -= 1;
+                    out.push(Piece::Directive("#endif".into()));
+                }
+            }
+        }
+    }
+
+    // ----- top level -----
+
+    fn units(&self) -> Vec<Unit<'a>> {
+        let m = self.m;
+        let mut out = Vec::new();
+        for &s in &self.program.scopes {
+            if let Some(scope) = m.scopes.get(s) {
+                push_units(m, &scope.items, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Whether an item is written in this stage.
+    pub(crate) fn keeps_item(&self, item: &GlobalItem) -> bool {
+        match item {
+            GlobalItem::Struct(s) => self.plan.structs.contains(s) || self.interface_role(*s).is_some(),
+            GlobalItem::Var(g) => self.plan.globals.contains(g),
+            GlobalItem::Function(f) => self.plan.functions.contains(f),
+            GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => true,
+        }
+    }
+
+    /// Whether an item is code (as opposed to a directive or a precision statement).
+    fn is_code(&self, item: &GlobalItem) -> bool {
+        match item {
+            GlobalItem::Struct(_) | GlobalItem::Var(_) | GlobalItem::Function(_) => self.keeps_item(item),
+            GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => false,
+        }
+    }
+
+    fn unit_has_code(&self, unit: Unit<'a>) -> bool {
+        match unit {
+            Unit::Item(i) => self.is_code(i),
+            Unit::Region(r) => self.region_kept(r, &|w, i| w.is_code(i)),
+        }
+    }
+
+    /// The role of an IO struct of this stage whose position declares stage variables.
+    pub(crate) fn interface_role(&self, s: StructId) -> Option<IoRole> {
+        let iface = &self.program.interface;
+        match self.stage {
+            Stage::Vertex if iface.attributes == Some(s) => Some(IoRole::Attribute),
+            Stage::Fragment if iface.mrt == Some(s) => Some(IoRole::Mrt),
+            _ if iface.varyings == Some(s) => Some(IoRole::Varying),
+            _ => None,
+        }
+    }
+
+    /// Structs a unit needs declared before it.
+    fn needs(&self, unit: Unit<'a>) -> Vec<StructId> {
+        let mut out = Vec::new();
+        match unit {
+            Unit::Item(item) => self.item_needs(item, &mut out),
+            Unit::Region(r) => {
+                let mut items = Vec::new();
+                for b in &r.branches {
+                    Guarded::for_each_item(&b.items, &mut |i| items.push(i));
+                }
+                if let Some(e) = &r.else_items {
+                    Guarded::for_each_item(e, &mut |i| items.push(i));
+                }
+                for i in items {
+                    self.item_needs(i, &mut out);
+                }
+            }
+        }
+        out.retain(|s| self.plan.structs.contains(s) || self.interface_role(*s).is_some());
+        out
+    }
+
+    fn item_needs(&self, item: &GlobalItem, out: &mut Vec<StructId>) {
+        let (m, facts) = (self.m, self.facts);
+        if !self.keeps_item(item) {
+            return;
+        }
+        match item {
+            GlobalItem::Struct(s) => {
+                for mem in members(m, *s) {
+                    out.extend(spec_structs(m, facts, None, &mem.ty));
+                }
+            }
+            GlobalItem::Var(g) => {
+                if let Some(global) = m.globals.get(*g) {
+                    out.extend(spec_structs(m, facts, None, &global.ty));
+                }
+            }
+            GlobalItem::Function(f) => {
+                let Some(func) = m.functions.get(*f) else { return };
+                out.extend(spec_structs(m, facts, None, &func.return_type));
+                for (_, local) in func.locals.iter() {
+                    out.extend(spec_structs(m, facts, None, &local.ty));
+                }
+                let owner = Owner::Function(*f);
+                let iface = &self.program.interface;
+                for (e, expr) in func.exprs.iter() {
+                    match &expr.kind {
+                        // Stage variables are declared at their IO struct's position: it must come first.
+                        Expr::Member { base, .. } if is_object(m, facts, self.plan, owner, *base) => {
+                            if let shaderlab_passes::typing::Type::Known(shaderlab_passes::Ty::Struct(s)) =
+                                facts.typing.exprs.get(owner, *base)
+                            {
+                                out.push(*s);
+                            }
+                        }
+                        Expr::Ident(_) => {
+                            if let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) {
+                                for sym in symbols {
+                                    let Symbol::IoMember(s, n) = sym else { continue };
+                                    match iface.member_kind(m, self.stage, *s, *n) {
+                                        Some(IoRole::Attribute) => out.extend(iface.attributes),
+                                        Some(IoRole::Varying) => out.extend(iface.varyings),
+                                        Some(IoRole::Mrt) => out.extend(iface.mrt),
+                                        None => {}
+                                    }
+                                }
+                            }
+                        }
+                        Expr::Construct { ty, .. } => out.extend(spec_structs(m, facts, None, ty)),
+                        Expr::Call { .. } => {
+                            if let Callee::Struct(s) = facts.typing.callees.get(owner, e) {
+                                out.push(*s);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
+        }
+    }
+
+    fn global_units(&mut self) {
+        let units = self.units();
+        let last_code = units.iter().rposition(|u| self.unit_has_code(*u));
+        let mut struct_units: HashMap<StructId, usize> = HashMap::new();
+        for (i, u) in units.iter().enumerate() {
+            if let Unit::Item(GlobalItem::Struct(s)) = u {
+                struct_units.entry(*s).or_insert(i);
+            }
+        }
+        let mut done = vec![false; units.len()];
+        for i in 0..units.len() {
+            if last_code.is_some_and(|l| i > l) {
+                break;
+            }
+            self.emit_unit(i, &units, &struct_units, &mut done);
+        }
+    }
+
+    fn emit_unit(
+        &mut self,
+        i: usize,
+        units: &[Unit<'a>],
+        struct_units: &HashMap<StructId, usize>,
+        done: &mut Vec<bool>,
+    ) {
+        if done.get(i).copied().unwrap_or(true) {
+            return;
+        }
+        done[i] = true;
+        let Some(&unit) = units.get(i) else { return };
+        for s in self.needs(unit) {
+            if let Some(&j) = struct_units.get(&s) {
+                if j > i {
+                    self.emit_unit(j, units, struct_units, done);
+                }
+            }
+        }
+        match unit {
+            Unit::Item(item) => {
+                if self.keeps_item(item) {
+                    self.global_item(item);
+                }
+            }
+            Unit::Region(r) => {
+                let keep = |w: &Self, i: &GlobalItem| w.keeps_item(i);
+                let mut print = |w: &mut Self, i: &'a GlobalItem| w.global_item(i);
+                self.separate();
+                self.region(r, &keep, &mut print);
+                self.separate();
+            }
+        }
+    }
+
+    /// A uniform declared again (at another level, or twice) in a variant that already has it is skipped.
+    pub(crate) fn uniform_written_before(&mut self, g: GlobalId) -> bool {
+        let m = self.m;
+        let Some(global) = m.globals.get(g) else { return false };
+        let ctx = self.facts.resolution.global_ctx.get(g).cloned().flatten().unwrap_or_default();
+        let before = self.uniforms_written.iter().any(|&other| {
+            m.globals.get(other).is_some_and(|o| o.name == global.name)
+                && self.facts.resolution.global_ctx.get(other).cloned().flatten().is_none_or(|octx| ctx.implies(&octx))
+        });
+        if !before {
+            self.uniforms_written.push(g);
+        }
+        before
+    }
+
+    /// Whether the IO struct `s` of this stage is renamed away.
+    pub(crate) fn renamed(&self, s: StructId) -> bool {
+        self.plan.io.mode(s) == Some(IoMode::Rename)
+    }
+}
+
+/// One line of a list with conditional elements.
+enum Piece {
+    Directive(String),
+    /// `top`: not inside any region.
+    Element {
+        text: String,
+        top: bool,
+    },
+}
+
+/// Units of a scope's items; include guards are flattened (their `#define` dropped: the splice already happened).
+fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<Unit<'a>>) {
+    for item in items {
+        match item {
+            Guarded::Item(i) => out.push(Unit::Item(i)),
+            Guarded::Cond(r) if include_guard(m, r) => {
+                if let Some(b) = r.branches.first() {
+                    push_units(m, b.items.get(1..).unwrap_or(&[]), out);
+                }
+            }
+            Guarded::Cond(r) => out.push(Unit::Region(r)),
+        }
+    }
+}
+
+/// Macro names a condition tests.
+fn collect_condition_names(e: &PpExpr, f: &mut dyn FnMut(Name)) {
+    match e {
+        PpExpr::Defined(n) | PpExpr::Ident(n) => f(*n),
+        PpExpr::Unary(_, a) => collect_condition_names(a, f),
+        PpExpr::Binary(_, a, b) => {
+            collect_condition_names(a, f);
+            collect_condition_names(b, f);
+        }
+        PpExpr::Select(a, b, c) => {
+            collect_condition_names(a, f);
+            collect_condition_names(b, f);
+            collect_condition_names(c, f);
+        }
+        PpExpr::Int(_) | PpExpr::Invalid => {}
+    }
+}

@@ -47,6 +47,9 @@ enum Command {
         /// Variant mode: define NAME (as VALUE) and evaluate conditionals.
         #[arg(short = 'D', value_name = "NAME[=VALUE]")]
         define: Vec<String>,
+        /// Warnings: `no-CODE` silences one, `error=CODE` makes it an error, `error` makes every warning an error.
+        #[arg(short = 'W', value_name = "no-CODE|error=CODE|error")]
+        warnings: Vec<String>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
@@ -192,10 +195,19 @@ fn run(cli: Cli) -> u8 {
             }
             analysis
         }),
-        Command::Check { input, define, format } => load(input, define).map(|(analysis, file)| {
-            let _ = print_diagnostics(&analysis, *format, &file, false);
-            analysis
-        }),
+        Command::Check { input, define, warnings, format } => {
+            match shaderlab::validator::WarningPolicy::parse(warnings) {
+                Err(why) => {
+                    eprintln!("error: {why}");
+                    Err(2)
+                }
+                Ok(policy) => load(input, define).map(|(mut analysis, file)| {
+                    analysis.diagnostics = policy.apply(std::mem::take(&mut analysis.diagnostics));
+                    let _ = print_diagnostics(&analysis, *format, &file, false);
+                    analysis
+                }),
+            }
+        }
         Command::DumpIr { input, define, facts } => load(input, define).map(|(analysis, _)| {
             if *facts {
                 let v = serde_json::json!({

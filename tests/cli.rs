@@ -209,6 +209,36 @@ fn warnings_exit_0_and_notes_are_reported() {
 }
 
 #[test]
+fn warning_switches_silence_and_promote() {
+    let scratch = Scratch::new("wswitch");
+    scratch.write("chunks/Plain.glsl", "// a chunk without include guard\n");
+    let main = scratch.write(
+        "dup.shader",
+        "Shader \"Dup\" {\n  SubShader \"Default\" {\n    Pass \"P\" {\n      #include \"Plain.glsl\"\n      \
+         #include \"Plain.glsl\"\n      void vert() { gl_Position = vec4(0.0); }\n      \
+         void frag() { gl_FragColor = vec4(1.0); }\n      VertexShader = vert;\n      FragmentShader = frag;\n    }\n  }\n}\n",
+    );
+    let chunks = scratch.0.join("chunks").display().to_string();
+    let file = main.display().to_string();
+    let count = |args: &[&str]| {
+        let mut all = vec!["check", &file, "-I", &chunks, "--format", "json"];
+        all.extend_from_slice(args);
+        let output = shaderlab(&all);
+        let v = stdout_json(&output);
+        (output.status.code(), v["diagnostics"].as_array().map(|d| d.len()).unwrap_or(0), v)
+    };
+    let (code, n, _) = count(&["-W", "no-DuplicateInclude"]);
+    assert_eq!((code, n), (Some(0), 0), "silenced");
+    let (code, n, v) = count(&["-W", "error=DuplicateInclude"]);
+    assert_eq!((code, n), (Some(1), 1), "promoted");
+    assert_eq!(v["diagnostics"][0]["severity"], "error");
+    let (code, _, _) = count(&["-W", "error"]);
+    assert_eq!(code, Some(1), "every warning an error");
+    let output = shaderlab(&["check", &file, "-W", "no-UnexpectedToken"]);
+    assert_eq!(output.status.code(), Some(2), "errors cannot be silenced\n{}", show(&output));
+}
+
+#[test]
 fn dump_ir_prints_json() {
     for (args, mode) in [
         (vec!["dump-ir".to_owned(), example("lit-includes.shader"), "-I".into(), example_includes()], "Preserving"),

@@ -59,6 +59,22 @@ pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) 
     Analysis { module, facts, diagnostics }
 }
 
+/// GLSL after run-time macro expansion, with the problems found.
+#[derive(Debug)]
+pub struct Expanded {
+    pub text: String,
+    pub module: Module,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Expand the macros of GLSL text (the preserving compile's output) for one variant: the step the engine performs
+/// at run time. Conditionals are evaluated with `macros` and the text's own `#define`s; `GL_` tests stay.
+pub fn expand_macros(glsl: &str, macros: &[(String, String)]) -> Expanded {
+    let e = shaderlab_frontend::expand::expand_macros("<glsl>", glsl, macros, &Limits::default());
+    let diagnostics = shaderlab_validator::collect(&e.module, None);
+    Expanded { text: e.text, module: e.module, diagnostics }
+}
+
 /// Parse `NAME` or `NAME=VALUE` (`-D` syntax); a bare name is defined empty, as `#define NAME`.
 pub fn parse_define(text: &str) -> (String, String) {
     match text.split_once('=') {

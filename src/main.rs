@@ -72,6 +72,13 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
     },
+    /// Expand the macros of a GLSL file for one variant (the engine's run-time step).
+    Expand {
+        /// The GLSL source (for example a preserving compile's output).
+        file: PathBuf,
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
+    },
     /// Print the IR as JSON.
     DumpIr {
         #[command(flatten)]
@@ -207,6 +214,28 @@ fn run(cli: Cli) -> u8 {
                     analysis
                 }),
             }
+        }
+        Command::Expand { file, define } => {
+            let text = match std::fs::read(file) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", file.display());
+                    return 2;
+                }
+            };
+            let macros: Vec<(String, String)> = define.iter().map(|d| parse_define(d)).collect();
+            let mut expanded = shaderlab::expand_macros(&text, &macros);
+            if let Some(f) = expanded.module.sources.files.values_mut().next() {
+                f.name = file.display().to_string();
+            }
+            if !expanded.diagnostics.is_empty() {
+                let name = file.display().to_string();
+                let _ = print_module_diagnostics(&expanded.module, &expanded.diagnostics, Format::Human, &name, true);
+            }
+            use std::io::Write as _;
+            let _ = std::io::stdout().lock().write_all(expanded.text.as_bytes());
+            let errors = expanded.diagnostics.iter().any(|d| d.severity == shaderlab::ir::Severity::Error);
+            return if errors { 1 } else { 0 };
         }
         Command::DumpIr { input, define, facts } => load(input, define).map(|(analysis, _)| {
             if *facts {

@@ -11,6 +11,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod expand;
 pub mod lexer;
 pub mod lower;
 pub mod parser;

@@ -1,5 +1,5 @@
-//! `expand_macros` is the engine's run-time step on our preserving output. For every dev/2.0 corpus pass and each
-//! macro set the engine used (gles300): the preserving compile, expanded with the set, is accepted by
+//! `expand_macros` is the engine's run-time step on our preserving output. For every dev/2.0 corpus pass, each
+//! macro set the engine used and three generated sets (gles300): the preserving compile, expanded with the set, is accepted by
 //! glslangValidator, declares the same attributes, varyings and outputs as the variant compile with the same set
 //! (which glslang accepts too), and declares every uniform the variant uses (architecture.md, "Variants"). The
 //! preserving output may also declare uniforms of helpers only other variants call: drivers drop those as
@@ -96,9 +96,35 @@ fn expanded_preserving_output_matches_variant_compile() {
         let source = read_text(&shader);
         let preserving = compile(&source, &includes, &Options::default(), Target::Gles300);
         let Ok(preserving) = preserving else { continue }; // render-state only, or refused: covered elsewhere
-        for list in list_files(&reference, |n| n.ends_with(".es300.expanded.macros.txt")) {
-            let macros = parse_macro_list(&read_text(&list));
+                                                           // The engine's own macro sets, then generated ones: deterministic subsets of the pass's variant keys (its
+                                                           // reflection `macros`) on top of the platform macros, numeric keys given small values.
+        let mut sets: Vec<Vec<(String, String)>> =
+            list_files(&reference, |n| n.ends_with(".es300.expanded.macros.txt"))
+                .iter()
+                .map(|list| parse_macro_list(&read_text(list)))
+                .collect();
+        let keys: BTreeSet<String> = preserving
+            .passes
+            .iter()
+            .filter_map(|p| p.sources.as_ref())
+            .flat_map(|s| s.reflection.macros.iter().cloned())
+            .filter(|k| !k.starts_with("GRAPHICS_API") && k != "HAS_TEX_LOD" && k != "HAS_DERIVATIVES")
+            .collect();
+        let mut seed = stem.bytes().fold(0x9e37_79b9u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        for _ in 0..3 {
+            let mut set = platform_macros();
+            for key in &keys {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if (seed >> 33) % 2 == 0 {
+                    let numeric = key.ends_with("COUNT") || key.ends_with("MODE") || key.ends_with("TYPE");
+                    set.push((key.clone(), if numeric { ((seed >> 40) % 3 + 1).to_string() } else { String::new() }));
+                }
+            }
+            sets.push(set);
+        }
+        for macros in sets {
             let options = Options { defines: Some(macros.clone()), ..Options::default() };
+            // A generated set may select an invalid variant (a key the code needs left out): refused, not emitted.
             let Ok(variant) = compile(&source, &includes, &options, Target::Gles300) else { continue };
             for (p, v) in preserving.passes.iter().zip(&variant.passes) {
                 let (Some(ps), Some(vs)) = (&p.sources, &v.sources) else { continue };

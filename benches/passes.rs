@@ -60,6 +60,11 @@ fn bench(c: &mut Criterion) {
         ..options.clone()
     };
     c.bench_function("pbr_gs_check_variant", |b| b.iter(|| black_box(analyze(black_box(&pbr), &dev2, &variant))));
+    // The whole pipeline, every pass, both stages.
+    for target in [shaderlab::Target::Gles300, shaderlab::Target::Gles100] {
+        let name = format!("pbr_gs_compile_{target:?}_preserving").to_lowercase();
+        c.bench_function(&name, |b| b.iter(|| black_box(shaderlab::compile(black_box(&pbr), &dev2, &options, target))));
+    }
     let mut group = c.benchmark_group("check_corpus");
     let mut v1 = MapResolver::new();
     load_includes(&corpus.join("includes/v1.5"), &mut v1);

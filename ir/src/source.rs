@@ -5,7 +5,7 @@ use cranelift_entity::PrimaryMap;
 use serde::{Deserialize, Serialize};
 
 /// One source text: the main ShaderLab file or an included chunk (one entry per inclusion site).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SourceFile {
     /// The path or include key the text was read under.
     pub name: String,
@@ -14,6 +14,13 @@ pub struct SourceFile {
     pub included_from: Option<Span>,
     #[serde(skip)]
     line_starts: Vec<u32>,
+}
+
+/// Equality of what a file is (its line table is a cache, absent after deserialization).
+impl PartialEq for SourceFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.text == other.text && self.included_from == other.included_from
+    }
 }
 
 impl SourceFile {

@@ -129,6 +129,10 @@ pub fn resolve(module: &Module) -> Resolution {
         locals: Vec::new(),
         local_names: HashMap::default(),
         function_suggestions: HashMap::default(),
+        dead_clue: PassClue::new(
+            PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name: String::new() }),
+            Span::default(),
+        ),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
         incomplete: module.clues.iter().any(|c| {
@@ -297,6 +301,8 @@ struct Resolver<'m> {
     local_names: HashMap<Name, Span>,
     preserving: bool,
     scope_names: HashMap<ScopeId, HashSet<Name>>,
+    /// Where clues found in dead code go.
+    dead_clue: PassClue,
     /// Memoized did-you-mean answers for undefined functions.
     function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
@@ -312,6 +318,11 @@ impl<'m> Resolver<'m> {
     fn clue(&mut self, kind: SymbolClue, span: Span, ctx: &CondCtx) -> &mut PassClue {
         let mut clue = PassClue::new(PassClueKind::Symbol(kind), span);
         clue.conditions = ctx.descriptions.clone();
+        // Code no variant compiles is never wrong: the clue goes to a scratch slot.
+        if ctx.is_dead() {
+            self.dead_clue = clue;
+            return &mut self.dead_clue;
+        }
         self.out.clues.push(clue);
         let last = self.out.clues.len() - 1;
         &mut self.out.clues[last]

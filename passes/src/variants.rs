@@ -72,6 +72,11 @@ impl CondCtx {
         true
     }
 
+    /// Whether no variant has this code (`#ifdef M` inside `#ifndef M`): nothing in it is ever compiled.
+    pub fn is_dead(&self) -> bool {
+        self.atoms.iter().any(|(n, v)| self.atoms.contains(&(*n, !*v)))
+    }
+
     /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
     pub fn implies(&self, other: &CondCtx) -> bool {
         other.path.iter().all(|b| self.path.contains(b)) && other.atoms.iter().all(|a| self.atoms.contains(a))

@@ -106,6 +106,7 @@ pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),
+        dead_clue: scratch_clue(),
     };
     t.run();
     t.out
@@ -119,6 +120,16 @@ struct Typer<'m> {
     out: Typing,
     current: Option<FunctionId>,
     ctx: CondCtx,
+    /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
+    dead_clue: PassClue,
+}
+
+/// A placeholder for the dead-code clue slot.
+fn scratch_clue() -> PassClue {
+    PassClue::new(
+        PassClueKind::Type(TypeClue::InvalidUnaryOperand { op: String::new(), operand: String::new() }),
+        Span::default(),
+    )
 }
 
 /// The GLSL name of a type, with struct names.
@@ -142,6 +153,10 @@ impl<'m> Typer<'m> {
     fn clue(&mut self, kind: TypeClue, span: Span) -> &mut PassClue {
         let mut clue = PassClue::new(PassClueKind::Type(kind), span);
         clue.conditions = self.ctx.descriptions.clone();
+        if self.ctx.is_dead() {
+            self.dead_clue = clue;
+            return &mut self.dead_clue;
+        }
         self.out.clues.push(clue);
         let last = self.out.clues.len() - 1;
         &mut self.out.clues[last]
@@ -957,7 +972,11 @@ impl<'m> Typer<'m> {
                         return Type::Known(o.ret.clone());
                     }
                 }
-                // No overload matches.
+                // No overload matches. A same-named function with conditional parameters may match in some
+                // variant: the call's type depends on the variant.
+                if candidates.len() < user.len() {
+                    return Type::Unknown(UnknownReason::Variant);
+                }
                 if !overloads.is_empty()
                     && candidates.is_empty()
                     && overloads.iter().all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
@@ -1061,6 +1080,7 @@ pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMe
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),
+        dead_clue: scratch_clue(),
     };
     t.spec_ty(&member.ty, Owner::Global)
 }

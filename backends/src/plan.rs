@@ -179,6 +179,13 @@ pub(crate) fn subtree(m: &Module, owner: Owner, root: ExprId) -> Vec<ExprId> {
     out
 }
 
+/// How many parameters a function declares (across its conditional parameter regions).
+fn param_count(func: &shaderlab_ir::Function) -> usize {
+    let mut n = 0;
+    Guarded::for_each_item(&func.params, &mut |_| n += 1);
+    n
+}
+
 pub(crate) struct Reach<'a> {
     m: &'a Module,
     facts: &'a Facts,
@@ -234,6 +241,15 @@ impl<'a> Reach<'a> {
         }
         let (m, facts) = (self.m, self.facts);
         let Some(func) = m.functions.get(f) else { return };
+        // A call resolves to one definition, but the same function may be defined again in another branch of a
+        // conditional region (`#ifdef A f() {..} #else f() {..} #endif`): every same-arity definition of the name
+        // is kept, so each variant of the stage finds its own.
+        let arity = param_count(func);
+        for &g in self.index.functions.get(&func.name).into_iter().flatten() {
+            if g != f && m.functions.get(g).is_some_and(|other| other.body.is_some() && param_count(other) == arity) {
+                self.function_work.push(g);
+            }
+        }
         for site in facts.calls.calls.get(f).into_iter().flatten() {
             self.function_work.push(site.callee);
         }

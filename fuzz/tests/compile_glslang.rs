@@ -1,10 +1,10 @@
-//! Differential check of the GLSL backends on generated programs (feature `compile`: the compile API is new):
+//! Differential check of the GLSL backends on generated programs (feature `compile`, on by default):
 //! every generated program compiles for its target (`GeneratorConfig::es100()` programs for GLSL ES 1.00,
 //! default programs for GLSL ES 3.00), in preserving mode and in a variant with every macro defined, and
 //! glslangValidator accepts each emitted stage (with the engine's header). Without glslangValidator the test
 //! passes with a loud banner.
 //!
-//! `cargo test -p shaderlab-fuzz --features compile --test compile_glslang -- --include-ignored`
+//! `cargo test -p shaderlab-fuzz --test compile_glslang`
 
 #![cfg(feature = "compile")]
 
@@ -20,8 +20,6 @@ fn glslang_available() -> bool {
 }
 
 #[test]
-#[ignore = "bug: the GLSL backends drop the #else definition of a function defined in both branches \
-            (fuzz/regressions/both-branch-function.shader)"]
 fn generated_programs_compile_and_pass_glslang() {
     if !glslang_available() {
         eprintln!("\n===== SKIPPED: glslangValidator not found; only the compiles are checked =====\n");

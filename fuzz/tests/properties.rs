@@ -14,8 +14,8 @@
 //! `SHADERLAB_FUZZ_PRESET=default|es100` generates larger programs (the default is `GeneratorConfig::small`),
 //! for deeper local runs.
 //!
-//! Known compiler bugs the generator can provoke are kept out of the CI configuration ([`ci_config`]) and
-//! reproduced, `#[ignore]`d, at the end of this file and in `tests/regressions.rs`.
+//! Compiler bugs the generator provoked (now fixed) are kept reproduced at the end of this file and in
+//! `tests/regressions.rs`.
 
 mod common;
 
@@ -273,7 +273,7 @@ fn mutants_never_panic_hang_or_leave_their_file() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Known compiler bugs, reproduced by the generator with every construct on. Run with `-- --ignored`.
+// Fixed compiler bugs, reproduced by the generator with every construct on.
 // ---------------------------------------------------------------------------------------------------------------
 
 proptest! {

@@ -4,8 +4,8 @@
 //! - Every file: analysis in preserving mode and in variants of its macros finishes without panic within the
 //!   watchdog, with every diagnostic inside its file. Add a crashing or hanging input here as
 //!   `fuzz/regressions/<what>.shader` and it is covered.
-//! - Valid programs shaderlab wrongly rejects ([`FALSE_POSITIVES`]): must be diagnostic-free. `#[ignore]`d until
-//!   the compiler is fixed; run with `cargo test -p shaderlab-fuzz --test regressions -- --ignored`.
+//! - Valid programs shaderlab wrongly rejects ([`FALSE_POSITIVES`]): must be diagnostic-free (the bugs they
+//!   reproduced are fixed; the tests keep them fixed).
 
 mod common;
 
@@ -86,7 +86,6 @@ fn false_positives_are_clean_in_every_variant() {
 /// A function defined in both branches of a region keeps both definitions in the emitted GLSL.
 #[cfg(feature = "compile")]
 #[test]
-#[ignore = "bug: the GLSL backends drop the #else definition of a function defined in both branches"]
 fn both_branch_function_keeps_both_definitions() {
     let text = read("both-branch-function.shader");
     for target in [shaderlab::Target::Gles100, shaderlab::Target::Gles300] {

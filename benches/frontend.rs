@@ -4,7 +4,7 @@
 //! Corpus: `$SHADERLAB_CORPUS` or `<CARGO_MANIFEST_DIR>/../shared/corpus` (`shaders/`; include roots
 //! `includes/dev2` for `dev_2.0__*` files, `includes/v1.5` otherwise). Without it the benchmark falls back to
 //! `examples/*.shader` (include root `examples/includes`) and says so loudly. Include chunks are preloaded into a
-//! [`MapResolver`] (keyed by the path relative to the root and by the bare file name), so no I/O is measured.
+//! [`MapResolver`] (keyed as `shaderlab::fs_includes` keys them), so no I/O is measured.
 //!
 //! Named benchmarks: `pbr_gs_preserving` and `pbr_gs_variant` (`dev_2.0__PBR.gs` with `includes/dev2`), and
 //! `pbr_gs_frontend_only_{preserving,variant}` (`shaderlab::frontend::parse` alone: no passes, no validator);
@@ -23,35 +23,6 @@ struct Input {
     name: String,
     text: String,
     resolver: Arc<MapResolver>,
-}
-
-/// Every file below `root`, keyed by its `/`-separated path relative to `root` and by its bare file name (the
-/// first file wins a bare name claimed twice).
-fn preload(resolver: &mut MapResolver, root: &Path) {
-    fn walk(root: &Path, dir: &Path, out: &mut MapResolver) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        paths.sort();
-        for path in paths {
-            if path.is_dir() {
-                walk(root, &path, out);
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            let key = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            if let Some(name) = path.file_name() {
-                out.chunks.entry(name.to_string_lossy().into_owned()).or_insert_with(|| text.clone());
-            }
-            out.chunks.insert(key, text);
-        }
-    }
-    walk(root, root, resolver);
 }
 
 fn read_shaders(dir: &Path, extensions: &[&str]) -> Vec<(String, String)> {
@@ -75,11 +46,9 @@ fn inputs() -> Vec<Input> {
         None => manifest.join("../shared/corpus"),
     };
     if corpus.join("shaders").is_dir() {
-        let mut dev2 = MapResolver::new();
-        preload(&mut dev2, &corpus.join("includes/dev2"));
-        let mut v15 = MapResolver::new();
-        preload(&mut v15, &corpus.join("includes/v1.5"));
-        preload(&mut v15, &corpus.join("includes/tests-v1.5"));
+        let dev2 = shaderlab::fs_includes::preload(&[corpus.join("includes/dev2")]).expect("read the dev2 includes");
+        let v15 = shaderlab::fs_includes::preload(&[corpus.join("includes/v1.5"), corpus.join("includes/tests-v1.5")])
+            .expect("read the v1.5 includes");
         let (dev2, v15) = (Arc::new(dev2), Arc::new(v15));
         return read_shaders(&corpus.join("shaders"), &["shader", "gs"])
             .into_iter()
@@ -94,8 +63,8 @@ fn inputs() -> Vec<Input> {
          !!! falling back to examples/*.shader: these numbers are NOT the corpus numbers\n",
         corpus.display()
     );
-    let mut includes = MapResolver::new();
-    preload(&mut includes, &manifest.join("examples/includes"));
+    let includes =
+        shaderlab::fs_includes::preload(&[manifest.join("examples/includes")]).expect("read the example includes");
     let includes = Arc::new(includes);
     read_shaders(&manifest.join("examples"), &["shader", "gs"])
         .into_iter()

@@ -4,7 +4,7 @@
 //! Run: `cargo bench --bench passes` (the corpus is found at `$SHADERLAB_CORPUS` or `../shared/corpus`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use shaderlab::{analyze, MapResolver, Options};
+use shaderlab::{analyze, Options};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -15,32 +15,12 @@ fn corpus() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-fn load_includes(root: &Path, map: &mut MapResolver) {
-    fn walk(root: &Path, dir: &Path, map: &mut MapResolver) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(root, &path, map);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                let rel = path.strip_prefix(root).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
-                if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
-                    map.insert(name, text.clone());
-                }
-                map.insert(rel, text);
-            }
-        }
-    }
-    walk(root, root, map);
-}
-
 fn bench(c: &mut Criterion) {
     let Some(corpus) = corpus() else {
         eprintln!("!!!!!!!! SKIPPED: corpus not found (set SHADERLAB_CORPUS)");
         return;
     };
-    let mut dev2 = MapResolver::new();
-    load_includes(&corpus.join("includes/dev2"), &mut dev2);
+    let dev2 = shaderlab::fs_includes::preload(&[corpus.join("includes/dev2")]).expect("read the dev2 includes");
     let pbr = std::fs::read_to_string(corpus.join("shaders/dev_2.0__PBR.gs")).unwrap_or_default();
     let options = Options { file_name: "PBR.gs".into(), ..Options::default() };
     let module = shaderlab_frontend::parse("PBR.gs", &pbr, &dev2, &shaderlab_frontend::Options::default());
@@ -66,8 +46,7 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&name, |b| b.iter(|| black_box(shaderlab::compile(black_box(&pbr), &dev2, &options, target))));
     }
     let mut group = c.benchmark_group("check_corpus");
-    let mut v1 = MapResolver::new();
-    load_includes(&corpus.join("includes/v1.5"), &mut v1);
+    let v1 = shaderlab::fs_includes::preload(&[corpus.join("includes/v1.5")]).expect("read the v1.5 includes");
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(corpus.join("shaders")).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     files.sort();

@@ -7,7 +7,7 @@
 //! leaves their root are not registered. Keys relative to the main file (`./x`) are looked up in the main file's
 //! folder with the same confinement.
 
-use crate::IncludeResolver;
+use crate::{IncludeResolver, MapResolver};
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -52,6 +52,23 @@ impl FsIncludes {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.by_key.keys().map(String::as_str)
     }
+
+    /// Every registered chunk read into memory, under the same keys (for benchmarks and fuzzers, which must not
+    /// measure or repeat file I/O). Unreadable files are left out; invalid UTF-8 is replaced.
+    pub fn preload(&self) -> MapResolver {
+        let mut map = MapResolver::new();
+        for (key, path) in &self.by_key {
+            if let Ok(bytes) = fs::read(path) {
+                map.insert(key.clone(), String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+        map
+    }
+}
+
+/// The chunks below `roots`, keyed as [`FsIncludes`] keys them, read into memory.
+pub fn preload(roots: &[PathBuf]) -> std::io::Result<MapResolver> {
+    Ok(FsIncludes::new(roots, None)?.preload())
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>, depth: usize) {

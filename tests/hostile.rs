@@ -1156,31 +1156,6 @@ fn corpus_dir() -> Option<PathBuf> {
     dir.join("shaders").is_dir().then_some(dir)
 }
 
-/// Preload every file below `root` under its path relative to `root` and its bare file name.
-fn load_includes(resolver: &mut MapResolver, root: &Path) {
-    fn walk(root: &Path, dir: &Path, out: &mut MapResolver) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else if let Ok(bytes) = std::fs::read(&path) {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let rel = path.strip_prefix(root).unwrap_or(&path);
-                let key = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                if let Some(name) = path.file_name() {
-                    out.chunks.entry(name.to_string_lossy().into_owned()).or_insert_with(|| text.clone());
-                }
-                out.chunks.insert(key, text);
-            }
-        }
-    }
-    walk(root, root, resolver);
-}
-
 fn corpus() -> &'static [CorpusFile] {
     static CORPUS: OnceLock<Vec<CorpusFile>> = OnceLock::new();
     CORPUS.get_or_init(|| {
@@ -1194,11 +1169,9 @@ fn corpus() -> &'static [CorpusFile] {
             loud(msg);
             return fallback_corpus();
         };
-        let mut dev2 = MapResolver::new();
-        load_includes(&mut dev2, &dir.join("includes/dev2"));
-        let mut v15 = MapResolver::new();
-        load_includes(&mut v15, &dir.join("includes/v1.5"));
-        load_includes(&mut v15, &dir.join("includes/tests-v1.5"));
+        let dev2 = shaderlab::fs_includes::preload(&[dir.join("includes/dev2")]).expect("read the dev2 includes");
+        let v15 = shaderlab::fs_includes::preload(&[dir.join("includes/v1.5"), dir.join("includes/tests-v1.5")])
+            .expect("read the v1.5 includes");
         let (dev2, v15) = (Arc::new(dev2), Arc::new(v15));
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("shaders"))
             .expect("read corpus shaders")
@@ -1233,8 +1206,7 @@ fn fallback_corpus() -> Vec<CorpusFile> {
         .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "shader")).collect())
         .unwrap_or_default();
     paths.sort();
-    let mut includes = MapResolver::new();
-    load_includes(&mut includes, &examples.join("includes"));
+    let includes = shaderlab::fs_includes::preload(&[examples.join("includes")]).expect("read the example includes");
     let resolver = Arc::new(includes);
     let mut files: Vec<CorpusFile> = paths
         .into_iter()

@@ -103,9 +103,14 @@ const ENUMS: &[(&str, &[&str])] = &[
     ("RenderQueueType", &["Opaque", "AlphaTest", "Transparent"]),
 ];
 
+/// The members of a render-state enum (`BlendFactor`, `CullMode`, ...) in engine order, or `None` for an unknown
+/// enum name.
+pub fn enum_members(enum_name: &str) -> Option<&'static [&'static str]> {
+    ENUMS.iter().find(|(e, _)| *e == enum_name).map(|(_, members)| *members)
+}
+
 fn enum_member(enum_name: &str, member: &str) -> Option<i64> {
-    let (_, members) = ENUMS.iter().find(|(e, _)| *e == enum_name)?;
-    members.iter().position(|m| *m == member).map(|i| i as i64)
+    enum_members(enum_name)?.iter().position(|m| *m == member).map(|i| i as i64)
 }
 
 fn var_kind(ty: &str) -> ValueKind {

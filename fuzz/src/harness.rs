@@ -92,21 +92,10 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Include chunks keyed by file name (and by path relative to each root).
+/// Include chunks below `roots`, keyed as `shaderlab::fs_includes` keys them (relative path, unique bare name);
+/// a missing root gives no chunks.
 pub fn load_includes(roots: &[PathBuf]) -> shaderlab::MapResolver {
-    let mut chunks = shaderlab::MapResolver::new();
-    for root in roots {
-        for file in files_below(root) {
-            let Ok(text) = std::fs::read_to_string(&file) else { continue };
-            if let Ok(rel) = file.strip_prefix(root) {
-                chunks.insert(rel.to_string_lossy().replace('\\', "/"), text.clone());
-            }
-            if let Some(name) = file.file_name() {
-                chunks.insert(name.to_string_lossy().into_owned(), text);
-            }
-        }
-    }
-    chunks
+    shaderlab::fs_includes::preload(roots).unwrap_or_default()
 }
 
 /// The default include roots: the engine's dev2 chunks and the examples' chunks, when present.

@@ -2,10 +2,9 @@
 //! hang, every diagnostic span inside its file, and a compile without errors yields both stages of every
 //! program pass.
 //!
-//! Built only with `--features compile`: the compile API (`src/compile.rs`, `backends/`) is still being
-//! written. TODO(fuzz): make this a default target once that API is settled.
+//! Needs the `compile` feature (on by default).
 //!
-//! `cargo run --release -p shaderlab-fuzz --features compile --bin fuzz_compile -- --seconds 600`
+//! `cargo run --release -p shaderlab-fuzz --bin fuzz_compile -- --seconds 600`
 
 use clap::Parser;
 use shaderlab::{compile_report, MapResolver, Options, Target};

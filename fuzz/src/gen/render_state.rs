@@ -35,40 +35,9 @@ impl ValueKind {
         }
     }
 
+    /// The enum members of this kind (the frontend's table); empty for non-enum kinds.
     fn members(self) -> &'static [&'static str] {
-        match self {
-            ValueKind::BlendFactor => &[
-                "Zero",
-                "One",
-                "SourceColor",
-                "OneMinusSourceColor",
-                "DestinationColor",
-                "OneMinusDestinationColor",
-                "SourceAlpha",
-                "OneMinusSourceAlpha",
-                "DestinationAlpha",
-                "OneMinusDestinationAlpha",
-                "SourceAlphaSaturate",
-                "BlendColor",
-                "OneMinusBlendColor",
-            ],
-            ValueKind::BlendOperation => &["Add", "Subtract", "ReverseSubtract", "Min", "Max"],
-            ValueKind::CompareFunction => {
-                &["Never", "Less", "Equal", "LessEqual", "Greater", "NotEqual", "GreaterEqual", "Always"]
-            }
-            ValueKind::StencilOperation => &[
-                "Keep",
-                "Zero",
-                "Replace",
-                "IncrementSaturate",
-                "DecrementSaturate",
-                "Invert",
-                "IncrementWrap",
-                "DecrementWrap",
-            ],
-            ValueKind::CullMode => &["Off", "Front", "Back"],
-            ValueKind::Bool | ValueKind::Number | ValueKind::Color => &[],
-        }
+        shaderlab::frontend::render_state::enum_members(self.keyword()).unwrap_or(&[])
     }
 
     const ALL: [ValueKind; 8] = [

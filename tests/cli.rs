@@ -6,27 +6,10 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn shaderlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shaderlab")).args(args).output().expect("run the shaderlab binary")
-}
-
-fn show(output: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use std::process::Output;
 
 fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", show(output)))
-}
-
-fn example(name: &str) -> String {
-    examples_dir().join(name).display().to_string()
 }
 
 fn example_includes() -> String {
@@ -87,12 +70,12 @@ fn check_position(text: &str, position: &Value, what: &str) -> usize {
 
 #[test]
 fn clean_example_exits_0() {
-    let output = shaderlab(&["check", &example("unlit-textured.shader")]);
+    let output = shaderlab(&["check", &example_arg("unlit-textured.shader")]);
     assert_eq!(output.status.code(), Some(0), "{}", show(&output));
     let output =
-        shaderlab(&["check", &example("lit-includes.shader"), "-I", &example_includes(), "-D", "LIGHT_COUNT=2"]);
+        shaderlab(&["check", &example_arg("lit-includes.shader"), "-I", &example_includes(), "-D", "LIGHT_COUNT=2"]);
     assert_eq!(output.status.code(), Some(0), "{}", show(&output));
-    let output = shaderlab(&["parse", &example("multi-pass-outline.shader")]);
+    let output = shaderlab(&["parse", &example_arg("multi-pass-outline.shader")]);
     assert_eq!(output.status.code(), Some(0), "{}", show(&output));
     assert!(String::from_utf8_lossy(&output.stdout).contains("Examples/MultiPassOutline"), "{}", show(&output));
 }
@@ -122,13 +105,13 @@ fn missing_input_exits_2() {
     }
     // A missing include folder is unreadable input too.
     let missing_dir = scratch.0.join("no-such-dir").display().to_string();
-    let output = shaderlab(&["check", &example("unlit-textured.shader"), "-I", &missing_dir]);
+    let output = shaderlab(&["check", &example_arg("unlit-textured.shader"), "-I", &missing_dir]);
     assert_eq!(output.status.code(), Some(2), "missing -I folder\n{}", show(&output));
 }
 
 #[test]
 fn bad_usage_exits_2() {
-    let file = example("unlit-textured.shader");
+    let file = example_arg("unlit-textured.shader");
     for args in [vec!["check", &file, "--no-such-flag"], vec!["no-such-command"], vec![], vec!["check"]] {
         let output = shaderlab(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}\n{}", show(&output));
@@ -171,7 +154,7 @@ fn check_json_format() {
     );
 
     // A clean file: no diagnostics, exit 0.
-    let clean = example("mrt-gbuffer.shader");
+    let clean = example_arg("mrt-gbuffer.shader");
     let output = shaderlab(&["check", &clean, "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", show(&output));
     assert_eq!(stdout_json(&output), json!({ "file": clean, "diagnostics": [] }));
@@ -241,11 +224,11 @@ fn warning_switches_silence_and_promote() {
 #[test]
 fn dump_ir_prints_json() {
     for (args, mode) in [
-        (vec!["dump-ir".to_owned(), example("lit-includes.shader"), "-I".into(), example_includes()], "Preserving"),
+        (vec!["dump-ir".to_owned(), example_arg("lit-includes.shader"), "-I".into(), example_includes()], "Preserving"),
         (
             vec![
                 "dump-ir".to_owned(),
-                example("lit-includes.shader"),
+                example_arg("lit-includes.shader"),
                 "-I".into(),
                 example_includes(),
                 "-D".into(),

@@ -6,24 +6,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn shaderlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shaderlab")).args(args).output().expect("run the shaderlab binary")
-}
-
-fn show(output: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-fn example(name: &str) -> String {
-    examples_dir().join(name).display().to_string()
-}
 
 /// A scratch folder under the system temp dir, removed on drop.
 struct Scratch(PathBuf);
@@ -45,7 +27,7 @@ impl Drop for Scratch {
 
 #[test]
 fn json_result_has_sources_and_reflection_per_pass() {
-    let out = shaderlab(&["compile", &example("unlit-textured.shader"), "--target", "gles300", "--format", "json"]);
+    let out = shaderlab(&["compile", &example_arg("unlit-textured.shader"), "--target", "gles300", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", show(&out)));
     let pass = &v["subShaders"][0]["passes"][0];
@@ -71,7 +53,7 @@ fn header_and_out_dir() {
     let dir = scratch.0.display().to_string();
     let out = shaderlab(&[
         "compile",
-        &example("unlit-textured.shader"),
+        &example_arg("unlit-textured.shader"),
         "--target",
         "gles100",
         "-D",
@@ -95,7 +77,7 @@ fn header_and_out_dir() {
 
 #[test]
 fn human_output_names_pass_and_stage() {
-    let out = shaderlab(&["compile", &example("multi-pass-outline.shader"), "--target", "gles300"]);
+    let out = shaderlab(&["compile", &example_arg("multi-pass-outline.shader"), "--target", "gles300"]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("// Pass \"") && text.contains("\": vertex shader\n"), "{text}");
@@ -136,9 +118,9 @@ fn backend_refusals_are_diagnostics() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let missing_target = shaderlab(&["compile", &example("unlit-textured.shader")]);
+    let missing_target = shaderlab(&["compile", &example_arg("unlit-textured.shader")]);
     assert_eq!(missing_target.status.code(), Some(2), "{}", show(&missing_target));
-    let bad_target = shaderlab(&["compile", &example("unlit-textured.shader"), "--target", "gles200"]);
+    let bad_target = shaderlab(&["compile", &example_arg("unlit-textured.shader"), "--target", "gles200"]);
     assert_eq!(bad_target.status.code(), Some(2), "{}", show(&bad_target));
     let unreadable = shaderlab(&["compile", "/nonexistent/x.shader", "--target", "gles300"]);
     assert_eq!(unreadable.status.code(), Some(2), "{}", show(&unreadable));

@@ -155,3 +155,23 @@ pub fn fail_if_any(test: &str, failures: &[String]) {
         panic!("{test}: {} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
     }
 }
+
+/// Run the `shaderlab` binary with `args`.
+pub fn shaderlab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_shaderlab")).args(args).output().expect("run the shaderlab binary")
+}
+
+/// A binary run's status, stdout and stderr, for assertion messages.
+pub fn show(output: &std::process::Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The path of an example shader, as a CLI argument.
+pub fn example_arg(name: &str) -> String {
+    examples_dir().join(name).display().to_string()
+}

@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The stack a library user's thread gets by default.
@@ -138,14 +138,7 @@ impl Worker {
                     let result = panic::catch_unwind(AssertUnwindSafe(|| target(&input)));
                     let sent = match result {
                         Ok(outcome) => res_tx.send(Ok(outcome)),
-                        Err(payload) => {
-                            let msg = payload
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_else(|| "<non-string panic payload>".into());
-                            res_tx.send(Err(msg))
-                        }
+                        Err(payload) => res_tx.send(Err(panic_message(payload.as_ref()))),
                     };
                     if sent.is_err() {
                         break;
@@ -222,6 +215,33 @@ fn save(out: &Path, kind: &str, input: &[u8], note: &str) -> PathBuf {
     let _ = std::fs::write(&path, input);
     let _ = std::fs::write(path.with_extension("txt"), note);
     path
+}
+
+/// The message of a caught panic (its `String` or `&str` payload).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "<non-string panic payload>".into())
+}
+
+/// The include chunks a fuzz binary's targets resolve `#include` with (set by [`main`]; empty before).
+static INCLUDES: OnceLock<shaderlab::MapResolver> = OnceLock::new();
+
+/// The include chunks loaded by [`main`] (empty when a target runs outside it).
+pub fn includes() -> &'static shaderlab::MapResolver {
+    INCLUDES.get_or_init(shaderlab::MapResolver::new)
+}
+
+/// The whole `main` of a fuzz binary: parse [`Args`], load the include roots (`-I`, or the default ones), run
+/// `target` and exit 1 when something was found.
+pub fn main(name: &str, target: Target) -> ! {
+    let args = Args::parse();
+    let roots = if args.includes.is_empty() { default_include_roots() } else { args.includes.clone() };
+    let _ = INCLUDES.set(load_includes(&roots));
+    let stats = run(name, target, &args);
+    std::process::exit(if stats.findings.is_empty() { 0 } else { 1 });
 }
 
 /// Run `target` under the loop described in the module documentation.

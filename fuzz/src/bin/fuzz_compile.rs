@@ -6,16 +6,12 @@
 //!
 //! `cargo run --release -p shaderlab-fuzz --bin fuzz_compile -- --seconds 600`
 
-use clap::Parser;
-use shaderlab::{compile_report, MapResolver, Options, Target};
-use shaderlab_fuzz::harness::{self, Args, Outcome};
-use std::sync::OnceLock;
-
-static INCLUDES: OnceLock<MapResolver> = OnceLock::new();
+use shaderlab::{compile_report, Options, Target};
+use shaderlab_fuzz::harness::{self, Outcome};
 
 fn target(data: &[u8]) -> Outcome {
     let text = String::from_utf8_lossy(data);
-    let includes = INCLUDES.get_or_init(MapResolver::new);
+    let includes = harness::includes();
     let mut codes = Vec::new();
     for target in [Target::Gles100, Target::Gles300] {
         let options = Options { file_name: "fuzz.shader".into(), ..Options::default() };
@@ -42,9 +38,5 @@ fn target(data: &[u8]) -> Outcome {
 }
 
 fn main() {
-    let args = Args::parse();
-    let roots = if args.includes.is_empty() { harness::default_include_roots() } else { args.includes.clone() };
-    let _ = INCLUDES.set(harness::load_includes(&roots));
-    let stats = harness::run("fuzz_compile", target, &args);
-    std::process::exit(if stats.findings.is_empty() { 0 } else { 1 });
+    harness::main("fuzz_compile", target)
 }

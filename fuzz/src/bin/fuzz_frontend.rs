@@ -4,16 +4,12 @@
 //!
 //! `cargo run --release -p shaderlab-fuzz --bin fuzz_frontend -- --seconds 600 --seed 1`
 
-use clap::Parser;
-use shaderlab::{frontend, validator, Limits, MapResolver};
-use shaderlab_fuzz::harness::{self, Args, Outcome};
-use std::sync::OnceLock;
-
-static INCLUDES: OnceLock<MapResolver> = OnceLock::new();
+use shaderlab::{frontend, validator, Limits};
+use shaderlab_fuzz::harness::{self, Outcome};
 
 fn target(data: &[u8]) -> Outcome {
     let text = String::from_utf8_lossy(data);
-    let includes = INCLUDES.get_or_init(MapResolver::new);
+    let includes = harness::includes();
     let mut runs = vec![None];
     if data.len() % 2 == 1 {
         let macros = harness::tested_macros(&text);
@@ -33,9 +29,5 @@ fn target(data: &[u8]) -> Outcome {
 }
 
 fn main() {
-    let args = Args::parse();
-    let roots = if args.includes.is_empty() { harness::default_include_roots() } else { args.includes.clone() };
-    let _ = INCLUDES.set(harness::load_includes(&roots));
-    let stats = harness::run("fuzz_frontend", target, &args);
-    std::process::exit(if stats.findings.is_empty() { 0 } else { 1 });
+    harness::main("fuzz_frontend", target)
 }

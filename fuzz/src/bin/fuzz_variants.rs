@@ -8,15 +8,11 @@
 //!
 //! `cargo run --release -p shaderlab-fuzz --bin fuzz_variants -- --seconds 600 --seed 1`
 
-use clap::Parser;
 use shaderlab::ir::Severity;
 use shaderlab::validator::catalogue;
-use shaderlab::{analyze, Analysis, MapResolver, Options};
-use shaderlab_fuzz::harness::{self, Args, Outcome};
+use shaderlab::{analyze, Analysis, Options};
+use shaderlab_fuzz::harness::{self, Outcome};
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
-
-static INCLUDES: OnceLock<MapResolver> = OnceLock::new();
 
 /// `(code, file name, start, end)` of each error.
 fn errors(a: &Analysis) -> BTreeSet<(&'static str, String, u32, u32)> {
@@ -45,7 +41,7 @@ fn oracle_applies(text: &str, macros: &[String]) -> bool {
 
 fn target(data: &[u8]) -> Outcome {
     let text = String::from_utf8_lossy(data);
-    let includes = INCLUDES.get_or_init(MapResolver::new);
+    let includes = harness::includes();
     let options = |defines| Options { file_name: "fuzz.shader".into(), defines, ..Options::default() };
     let preserving = analyze(&text, includes, &options(None));
     harness::spans_in_bounds(&preserving.module, &preserving.diagnostics)?;
@@ -77,9 +73,5 @@ fn target(data: &[u8]) -> Outcome {
 }
 
 fn main() {
-    let args = Args::parse();
-    let roots = if args.includes.is_empty() { harness::default_include_roots() } else { args.includes.clone() };
-    let _ = INCLUDES.set(harness::load_includes(&roots));
-    let stats = harness::run("fuzz_variants", target, &args);
-    std::process::exit(if stats.findings.is_empty() { 0 } else { 1 });
+    harness::main("fuzz_variants", target)
 }

@@ -55,14 +55,7 @@ pub fn watchdog<T: Send + 'static>(timeout: Duration, work: impl FnOnce() -> T +
         }
         Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("HANG: no result within {timeout:?}")),
         Err(mpsc::RecvTimeoutError::Disconnected) => match handle.join() {
-            Err(payload) => {
-                let msg = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "<non-string panic payload>".into());
-                Err(format!("PANIC: {msg}"))
-            }
+            Err(payload) => Err(format!("PANIC: {}", shaderlab_fuzz::harness::panic_message(payload.as_ref()))),
             Ok(()) => Err("the worker ended without a result".into()),
         },
     }

@@ -79,6 +79,24 @@ enum Command {
         #[arg(short = 'D', value_name = "NAME[=VALUE]")]
         define: Vec<String>,
     },
+    /// Time the pipeline on one file, in-process: median, min and max microseconds per whole-file run.
+    Bench {
+        #[command(flatten)]
+        input: Input,
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
+        /// The target of `--stage compile`.
+        #[arg(long, value_enum, default_value = "gles300")]
+        target: TargetArg,
+        /// Timed iterations (after as many untimed warm-up runs, at most 100).
+        #[arg(long, default_value_t = 200)]
+        iterations: usize,
+        /// How much of the pipeline to time.
+        #[arg(long, value_enum, default_value = "compile")]
+        stage: StageArg,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
     /// Print the IR as JSON.
     DumpIr {
         #[command(flatten)]
@@ -95,6 +113,13 @@ enum Command {
 enum TargetArg {
     Gles100,
     Gles300,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum StageArg {
+    Parse,
+    Check,
+    Compile,
 }
 
 impl TargetArg {
@@ -186,6 +211,9 @@ fn run(cli: Cli) -> u8 {
     let result = match &cli.command {
         Command::Compile { input, target, define, header, format, out_dir } => {
             return compile(input, target.target(), define, *header, *format, out_dir.as_deref());
+        }
+        Command::Bench { input, define, target, iterations, stage, format } => {
+            return bench(input, define, target.target(), *iterations, *stage, *format);
         }
         Command::Parse { input, format } => load(input, &[]).map(|(analysis, file)| {
             match format {
@@ -296,6 +324,47 @@ fn compile(
         }
         Format::Human if out_dir.is_none() => emit(&human_sources(&compiled)),
         Format::Human => {}
+    }
+    0
+}
+
+fn bench(input: &Input, defines: &[String], target: Target, iterations: usize, stage: StageArg, format: Format) -> u8 {
+    use shaderlab::bench::BenchStage;
+    let loaded = match read_input(input, defines) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let includes = loaded.includes.preload();
+    // A file that does not compile is timed all the same (diagnostics are part of the work), but say so.
+    let errors = shaderlab::compile_report(
+        &loaded.source,
+        &includes,
+        &loaded.options,
+        target,
+        &shaderlab::backends::Options::default(),
+    )
+    .has_errors();
+    if errors {
+        eprintln!("note: {} has errors; timing the run that reports them", loaded.file);
+    }
+    let stage = match stage {
+        StageArg::Parse => BenchStage::Parse,
+        StageArg::Check => BenchStage::Check,
+        StageArg::Compile => BenchStage::Compile,
+    };
+    let warmup = iterations.clamp(1, 100);
+    let Some(t) =
+        shaderlab::bench::bench(&loaded.source, &includes, &loaded.options, target, stage, warmup, iterations)
+    else {
+        eprintln!("error: --iterations must be at least 1");
+        return 2;
+    };
+    match format {
+        Format::Json => emit(&serde_json::to_string(&t).unwrap_or_default()),
+        Format::Human => emit(&format!(
+            "{}: median {:.1} us, min {:.1} us, max {:.1} us over {} iterations",
+            loaded.file, t.median_us, t.min_us, t.max_us, t.iterations
+        )),
     }
     0
 }

@@ -120,47 +120,6 @@ fn compile_file(path: &Path, roots: &[PathBuf], defines: Option<Macros>, target:
     compile_report(&text, &includes, &options, target, &shaderlab::backends::Options { header })
 }
 
-/// A scratch folder (under /dev/shm when it exists), removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let base = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
-        let dir = base.join(format!("shaderlab-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Whether glslangValidator runs; when it does not, the caller returns (loudly, or failing under CI).
-fn glslang_available(test: &str) -> bool {
-    if Command::new("glslangValidator").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        return true;
-    }
-    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("{test}: CI=true and glslangValidator is not installed");
-    }
-    uncaptured(&format!(
-        "\n{}\n!!! SKIPPED {test}: glslangValidator is not installed\n{}\n",
-        "!".repeat(80),
-        "!".repeat(80)
-    ));
-    false
-}
-
 /// Validate many files with a few glslang processes; the errors of each failing file.
 fn glslang_batch(files: &[PathBuf]) -> BTreeMap<PathBuf, Vec<String>> {
     let failures = Mutex::new(BTreeMap::new());

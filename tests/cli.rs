@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn stdout_json(output: &Output) -> Value {
@@ -14,33 +14,6 @@ fn stdout_json(output: &Output) -> Value {
 
 fn example_includes() -> String {
     examples_dir().join("includes").display().to_string()
-}
-
-/// A scratch folder under the system temp dir, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shaderlab-cli-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create scratch subfolder");
-        }
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A shader with one syntax error: `float broken = ;` on line 4 (the `;` at column 22).

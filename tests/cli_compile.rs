@@ -5,25 +5,6 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
-
-/// A scratch folder under the system temp dir, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shaderlab-compile-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn json_result_has_sources_and_reflection_per_pass() {

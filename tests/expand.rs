@@ -1,84 +1,28 @@
 //! `expand_macros` is the engine's run-time step on our preserving output. For every dev/2.0 corpus pass, each
-//! macro set the engine used and three generated sets (gles300): the preserving compile, expanded with the set, is accepted by
-//! glslangValidator, declares the same attributes, varyings and outputs as the variant compile with the same set
-//! (which glslang accepts too), and declares every uniform the variant uses (architecture.md, "Variants"). The
-//! preserving output may also declare uniforms of helpers only other variants call: drivers drop those as
-//! inactive, and the variant compile does not emit them.
+//! macro set the engine used and three generated sets (gles300): the preserving compile, expanded with the set, is
+//! accepted by glslangValidator, declares the same varyings and outputs (names, types, qualifiers) as the variant
+//! compile with the same set (which glslang accepts too), and declares every attribute and uniform the variant uses
+//! (architecture.md, "Variants"). The preserving output may also declare uniforms and attributes that only other
+//! variants read: drivers drop those as inactive, and the variant compile does not emit them. The comparison
+//! (`same_interface`, `tests/common/glsl.rs`) is shared with the same property on generated programs
+//! (`fuzz/tests/expand_variants.rs`).
 
 mod common;
 
 use common::*;
+use shaderlab::backends::Stage;
 use shaderlab::fs_includes::FsIncludes;
 use shaderlab::{compile, expand_macros, Options, Target};
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
-
-/// The active interface of a GLSL ES 3.00 stage: names declared by `in`/`out` globals, and `uniform` globals the
-/// code uses (a preserving output declares a uniform whose uses are all in other variants' branches; drivers drop
-/// such inactive uniforms, and the variant compile does not emit them).
-fn interface(glsl: &str) -> (BTreeSet<String>, BTreeSet<String>) {
-    let words = |line: &str| -> Vec<String> {
-        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
-    let mut declared = Vec::new();
-    let mut used = BTreeSet::new();
-    for line in glsl.lines() {
-        let mut line = line.trim();
-        if let Some(rest) = line.strip_prefix("layout") {
-            line = rest.split_once(')').map(|(_, r)| r.trim()).unwrap_or(line);
-        }
-        let head = line.split('[').next().unwrap_or(line).trim_end_matches(';').trim();
-        let parts: Vec<&str> = head.split_whitespace().collect();
-        let storage = parts.iter().position(|w| matches!(*w, "in" | "out" | "uniform"));
-        let is_decl = line.ends_with(';')
-            && !line.contains('(')
-            && storage
-                .is_some_and(|i| parts[..i].iter().all(|w| matches!(*w, "flat" | "smooth" | "centroid" | "invariant")));
-        if is_decl {
-            if let (Some(i), Some(name)) = (storage, parts.last()) {
-                declared.push((parts[i] == "uniform", (*name).to_owned()));
-            }
-        } else {
-            used.extend(words(line));
-        }
-    }
-    let io = declared.iter().filter(|(uniform, _)| !uniform).map(|(_, n)| n.clone()).collect();
-    let uniforms =
-        declared.into_iter().filter(|(uniform, name)| *uniform && used.contains(name)).map(|(_, n)| n).collect();
-    (io, uniforms)
-}
-
-fn glslang_accepts(text: &str, stage: &str, dir: &Path, tag: &str) -> Result<(), String> {
-    let header = if stage == "frag" {
-        "#version 300 es\n#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\nprecision highp int;\n#else\nprecision mediump float;\nprecision mediump int;\n#endif\n"
-    } else {
-        "#version 300 es\n"
-    };
-    let path = dir.join(format!("{tag}.{stage}"));
-    std::fs::write(&path, format!("{header}{text}")).map_err(|e| e.to_string())?;
-    let out = Command::new("glslangValidator").arg(&path).output().map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!("{}\n{}", String::from_utf8_lossy(&out.stdout), text))
-    }
-}
 
 #[test]
 fn expanded_preserving_output_matches_variant_compile() {
     let Some(corpus) = corpus_dir("expanded_preserving_output_matches_variant_compile") else { return };
-    if !Command::new("glslangValidator").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and glslangValidator is not installed");
-        eprintln!("\n!!! SKIPPED: glslangValidator is not installed\n");
+    if !glslang_available("expanded_preserving_output_matches_variant_compile") {
         return;
     }
-    let base = if Path::new("/dev/shm").is_dir() { Path::new("/dev/shm") } else { Path::new("/tmp") };
-    let dir = base.join(format!("shaderlab-expand-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = Scratch::new("expand");
+    let dir = scratch.path();
     let includes = FsIncludes::new(&[corpus.join("includes/dev2")], None).expect("includes");
     let (mut checked, mut failures) = (0, Vec::new());
     let mut references: Vec<_> = std::fs::read_dir(corpus.join("reference/dev2"))
@@ -128,36 +72,30 @@ fn expanded_preserving_output_matches_variant_compile() {
             let Ok(variant) = compile(&source, &includes, &options, Target::Gles300) else { continue };
             for (p, v) in preserving.passes.iter().zip(&variant.passes) {
                 let (Some(ps), Some(vs)) = (&p.sources, &v.sources) else { continue };
-                for (stage, ours, theirs) in [("vert", &ps.vertex, &vs.vertex), ("frag", &ps.fragment, &vs.fragment)] {
+                for (stage, ours, theirs) in
+                    [(Stage::Vertex, &ps.vertex, &vs.vertex), (Stage::Fragment, &ps.fragment, &vs.fragment)]
+                {
                     checked += 1;
-                    let tag = format!("{stem}-{}-{stage}-{checked}", p.name.replace(' ', "_"));
+                    let tag = format!("{stem}-{}-{}-{checked}", p.name.replace(' ', "_"), stage_ext(stage));
                     let expanded = expand_macros(ours, &macros);
                     if !expanded.diagnostics.is_empty() {
                         failures.push(format!("{tag}: expansion diagnostics {:?}", expanded.diagnostics));
                         continue;
                     }
-                    if let Err(log) = glslang_accepts(&expanded.text, stage, &dir, &format!("{tag}-expanded")) {
+                    let gles300 = Target::Gles300;
+                    if let Err(log) = glslang_accepts(&expanded.text, gles300, stage, dir, &format!("{tag}-expanded")) {
                         failures.push(format!("{tag}: expanded preserving output rejected:\n{log}"));
                     }
-                    if let Err(log) = glslang_accepts(theirs, stage, &dir, &format!("{tag}-variant")) {
+                    if let Err(log) = glslang_accepts(theirs, gles300, stage, dir, &format!("{tag}-variant")) {
                         failures.push(format!("{tag}: variant output rejected:\n{log}"));
                     }
-                    // Attributes, varyings and outputs are the same; every uniform the variant uses is declared (the
-                    // preserving output may keep helpers, and their uniforms, that only other variants call).
-                    let ((io_a, u_a), (io_b, u_b)) = (interface(&expanded.text), interface(theirs));
-                    if io_a != io_b {
-                        failures
-                            .push(format!("{tag}: stage interface differs\n expanded: {io_a:?}\n variant:  {io_b:?}"));
-                    }
-                    let missing: Vec<_> = u_b.difference(&u_a).collect();
-                    if !missing.is_empty() {
-                        failures.push(format!("{tag}: uniforms of the variant missing after expansion: {missing:?}"));
+                    if let Err(why) = same_interface(&expanded.text, theirs, stage) {
+                        failures.push(format!("{tag}: {why}"));
                     }
                 }
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     eprintln!("expand: {checked} stages checked");
     assert!(checked > 20, "too few stages checked: {checked}");
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n\n"));
@@ -175,4 +113,26 @@ fn expand_evaluates_conditions_and_macros() {
     assert!(other.text.contains("uniform float b") && !other.text.contains("uniform float a"));
     let bad = expand_macros("#if 1 / 0\n#endif\n", &[]);
     assert_eq!(bad.diagnostics.first().map(|d| d.code()), Some("InvalidMacroCondition"));
+}
+
+#[test]
+fn interface_reads_declarations_of_both_versions() {
+    let list = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
+    let es300 = "layout(location = 1) out highp vec4 color;\nflat in int id;\nuniform vec3 lights[2 + 1];\n\
+                 uniform float unused;\nvoid main() { color = vec4(lights[id], 1.0); }\n";
+    let i = interface(es300, Stage::Fragment);
+    assert_eq!(list(&i.io), "flat in int id, layout ( location = 1 ) out vec4 color");
+    assert_eq!(list(&i.uniforms), "uniform vec3 lights [ 2 + 1 ]");
+    assert!(i.attributes.is_empty());
+    let es100 = "attribute vec4 POSITION;\nattribute vec2 UNREAD;\nvarying mediump vec2 v_uv;\nuniform mat4 mvp;\n\
+                 void main() { gl_Position = mvp * POSITION; v_uv = POSITION.xy; }\n";
+    let i = interface(es100, Stage::Vertex);
+    assert_eq!(list(&i.attributes), "attribute vec4 POSITION");
+    assert_eq!(list(&i.io), "varying vec2 v_uv");
+    assert_eq!(list(&i.uniforms), "uniform mat4 mvp");
+    assert!(same_interface(es100, es100, Stage::Vertex).is_ok());
+    let retyped = es100.replace("vec2 v_uv", "vec3 v_uv");
+    assert!(same_interface(es100, &retyped, Stage::Vertex).is_err(), "a type change is a difference");
+    let without = es100.replace("uniform mat4 mvp;", "");
+    assert!(same_interface(&without, es100, Stage::Vertex).is_err(), "a uniform the variant uses must be declared");
 }

@@ -1,7 +1,13 @@
-//! Helpers shared by the integration tests (`corpus`, `examples`, `cli`).
+//! Helpers shared by the integration tests (`corpus`, `examples`, `cli`, ...); `glsl.rs` is shared with the fuzz
+//! crate's tests too.
 //!
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
+
+pub mod glsl;
+
+#[allow(unused_imports)]
+pub use glsl::*;
 
 use codespan_reporting::term::termcolor::NoColor;
 use shaderlab::fs_includes::FsIncludes;

@@ -9,6 +9,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[cfg(feature = "generate")]
+mod generate_cmd;
+
 #[derive(Parser)]
 #[command(name = "shaderlab", version, about = "A compiler for Galacean ShaderLab")]
 struct Cli {
@@ -107,6 +110,9 @@ enum Command {
         #[arg(long)]
         facts: bool,
     },
+    /// Generate valid ShaderLab programs (and, with --target, their GLSL) from seeds.
+    #[cfg(feature = "generate")]
+    Generate(generate_cmd::GenerateArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -277,6 +283,8 @@ fn run(cli: Cli) -> u8 {
             }
             analysis
         }),
+        #[cfg(feature = "generate")]
+        Command::Generate(args) => return generate_cmd::run(args),
     };
     match result {
         Ok(analysis) if analysis.has_errors() => 1,

@@ -58,7 +58,7 @@ pub struct Features {
     /// Where the code's own conditions decide whether a conditional parameter or struct member exists, calls
     /// and constructors pass its argument plainly (inside `#ifdef M`) or leave it out (inside `#ifndef M`).
     /// Off: the argument always repeats the parameter's own region (`f(a\n#ifdef M\n, b\n#endif\n)`), which
-    /// is then redundant or dead. (The shaderlab version this crate ships with wrongly rejects the contextual
+    /// is then redundant or dead. (The shaderlab compiler of this workspace still wrongly rejects the contextual
     /// form in a preserving check: `fuzz/regressions/conditional-parameter-calls.shader`.)
     pub contextual_arguments: bool,
     /// Fragment entries returning an MRT struct with `layout(location = N)` members (GLSL ES 3.00 only).

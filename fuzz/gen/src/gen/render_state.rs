@@ -37,7 +37,7 @@ impl ValueKind {
 
     /// The enum members of this kind (the frontend's table); empty for non-enum kinds.
     fn members(self) -> &'static [&'static str] {
-        shaderlab::frontend::render_state::enum_members(self.keyword()).unwrap_or(&[])
+        shaderlab_frontend::render_state::enum_members(self.keyword()).unwrap_or(&[])
     }
 
     const ALL: [ValueKind; 8] = [

@@ -1,6 +1,6 @@
 //! The builtin functions generated code calls, by signature: a curated subset of GLSL ES chapter 8 that is
 //! defined in both stages and free of undefined constant-folding corners (no integer division, no shifts).
-//! `tests/builtins.rs` checks every overload here against shaderlab's own builtin catalogue.
+//! `fuzz/tests/generator.rs` checks every overload here against shaderlab's own builtin catalogue.
 
 use crate::ty::{Sampler, Scalar, Ty};
 use std::sync::OnceLock;

@@ -119,7 +119,9 @@ pub struct Scope {
     pub macros: Arc<Vec<Name>>,
     pub structs: Vec<StructInfo>,
     pub vars: Vec<Var>,
-    pub helpers: Vec<HelperSig>,
+    /// Shared between the scopes of one level (a scope is cloned into every strategy built in it): adding a
+    /// helper copies the list once, cloning a scope does not.
+    pub helpers: Arc<Vec<HelperSig>>,
     /// The macro conditions of the current point.
     pub guard: Guard,
     pub stage: Stage,
@@ -156,7 +158,7 @@ impl Scope {
             macros,
             structs: Vec::new(),
             vars: Vec::new(),
-            helpers: Vec::new(),
+            helpers: Arc::new(Vec::new()),
             guard: Vec::new(),
             stage: Stage::Shared,
             const_only: false,
@@ -199,7 +201,8 @@ impl Scope {
     pub fn independent_of(&self, name: &Name) -> Scope {
         let mut s = self.clone();
         s.vars.retain(|v| !v.guard.iter().any(|l| &l.name == name) && !v.declared_under.contains(name));
-        s.helpers.retain(|h| !h.guard.iter().any(|l| &l.name == name) && !h.declared_under.contains(name));
+        Arc::make_mut(&mut s.helpers)
+            .retain(|h| !h.guard.iter().any(|l| &l.name == name) && !h.declared_under.contains(name));
         s
     }
 

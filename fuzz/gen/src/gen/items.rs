@@ -14,6 +14,7 @@ use crate::scope::{
 };
 use crate::ty::{Sampler, Ty};
 use proptest::prelude::*;
+use std::sync::Arc;
 
 /// Items and the scope after them.
 pub type Items = (Vec<Item>, Scope);
@@ -515,7 +516,7 @@ pub fn helper(scope: &Scope) -> Gen<Items> {
                         if both {
                             sig.declared_under.push(m3.clone());
                         }
-                        after.helpers.push(sig);
+                        Arc::make_mut(&mut after.helpers).push(sig);
                         let then = vec![Item::Function(f1.clone())];
                         (vec![Item::Cond(Cond { macro_name: m3.clone(), defined, then, otherwise })], after)
                     })
@@ -534,7 +535,7 @@ fn plain_helper(scope: &Scope) -> Gen<Items> {
         let sig2 = sig.clone();
         body(&s, &sig)
             .prop_map(move |(f, mut after)| {
-                after.helpers.push(sig2.sig.clone());
+                Arc::make_mut(&mut after.helpers).push(sig2.sig.clone());
                 (vec![Item::Function(f)], after)
             })
             .boxed()

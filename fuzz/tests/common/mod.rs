@@ -1,6 +1,10 @@
-//! Shared by the property and regression tests: analysis helpers and the watchdog.
+//! Shared by the property and regression tests: analysis helpers and the watchdog; `glsl` (scratch folders,
+//! glslangValidator, stage interfaces) is the root crate's `tests/common/glsl.rs`.
 
 #![allow(dead_code)]
+
+#[path = "../../../tests/common/glsl.rs"]
+pub mod glsl;
 
 use shaderlab::{analyze, Analysis, MapResolver, Options};
 use std::sync::mpsc;

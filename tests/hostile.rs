@@ -158,7 +158,6 @@ struct Outcome {
     has_errors: bool,
     /// First span violation, if any.
     violation: Option<String>,
-    elapsed: Duration,
 }
 
 impl Outcome {
@@ -207,7 +206,6 @@ fn run_case(what: &str, source: String, resolver: MapResolver, opts: Options) ->
             codes: a.diagnostics.iter().map(|d| d.code().to_owned()).collect(),
             has_errors: a.has_errors(),
             violation,
-            elapsed,
         }
     })
 }
@@ -261,7 +259,6 @@ fn assert_limited(what: &str, o: &Outcome) {
         "{what}: expected LimitExceeded (or a syntax error), got {:?}",
         summarize(&o.codes)
     );
-    assert!(o.elapsed < Duration::from_secs(5), "{what}: took {:?}", o.elapsed);
 }
 
 #[test]
@@ -354,7 +351,6 @@ fn long_binary_chain() {
         let what = format!("{n} terms 1.0 + 1.0 + ...");
         let o = run(&what, shader_with("", &body), preserving());
         o.assert_spans(&what);
-        assert!(o.elapsed < Duration::from_secs(5), "{what}: took {:?}", o.elapsed);
         if n == DEEP {
             o.assert_has("LimitExceeded", &what);
         }
@@ -687,7 +683,6 @@ fn exponential_macro_growth_is_limited() {
     let o = run("A40 = 2^41 tokens", source, variant(&[]));
     o.assert_spans("A40");
     o.assert_has("LimitExceeded", "A40");
-    assert!(o.elapsed < Duration::from_secs(5), "A40 took {:?}", o.elapsed);
     assert!(o.codes.len() < 1000, "one limit should not become a flood of {} diagnostics", o.codes.len());
 
     // Function-like: each level doubles its argument.
@@ -699,7 +694,6 @@ fn exponential_macro_growth_is_limited() {
     let o = run("F40(x)", source, variant(&[]));
     o.assert_spans("F40");
     o.assert_has("LimitExceeded", "F40");
-    assert!(o.elapsed < Duration::from_secs(5), "F40 took {:?}", o.elapsed);
 
     // Growth through the command line (`-D`).
     let defines: Vec<String> =
@@ -732,7 +726,6 @@ fn deep_nested_macro_arguments() {
     let o = run("F(F(F(...))) variant", source, variant(&[]));
     o.assert_spans("F(F(F(...))) variant");
     o.assert_has("LimitExceeded", "F(F(F(...))) variant");
-    assert!(o.elapsed < Duration::from_secs(5), "F(F(F(...))): took {:?}", o.elapsed);
 }
 
 #[test]
@@ -822,7 +815,6 @@ fn include_fan_out_terminates() {
         );
         o.assert_spans("include fan-out");
         o.assert_has("LimitExceeded", "include fan-out");
-        assert!(o.elapsed < Duration::from_secs(5), "include fan-out: took {:?}", o.elapsed);
     }
     // Include guards make the repetition free: no error, and no limit reached.
     let mut resolver = MapResolver::new();
@@ -1103,7 +1095,6 @@ fn megabyte_identifier() {
     let source = shader_with("", &format!("float {name} = 1.0; float y = {name};"));
     for o in both_modes("1 MB identifier", &source) {
         assert!(!o.has_errors, "a long identifier is valid: {:?}", o.codes);
-        assert!(o.elapsed < Duration::from_secs(5), "1 MB identifier took {:?}", o.elapsed);
     }
     let source = format!("Shader \"t\" {{ SubShader \"s\" {{ {name} }} }}");
     both_modes("1 MB identifier in structure", &source);
@@ -1118,9 +1109,7 @@ fn megabyte_string_literal() {
         "Shader \"{s}\" {{ SubShader \"{s}\" {{ Pass \"{s}\" {{ Tags {{ a = \"{s}\" }} void vert() {{ gl_Position = vec4(0.0); }} \
          void frag() {{ gl_FragColor = vec4(1.0); }} VertexShader = vert; FragmentShader = frag; }} }} }}"
     );
-    for o in both_modes("1 MB string literals in structure", &source) {
-        assert!(o.elapsed < Duration::from_secs(5), "took {:?}", o.elapsed);
-    }
+    both_modes("1 MB string literals in structure", &source);
     both_modes("1 MB string in GLSL", &shader_with("", &format!("float y = \"{s}\";")));
     both_modes("1 MB include key", &shader_with(&format!("#include \"{s}\""), ""));
     both_modes("1 MB unterminated string", &shader_with("", &format!("float y = \"{s}")));
@@ -1571,15 +1560,14 @@ fn render_human_never_panics() {
 #[test]
 fn render_human_flood() {
     let source = shader_with(&"#ifdef X\n".repeat(20_000), "");
-    let elapsed = watchdog("render 20k diagnostics", WATCHDOG, move || {
+    let rendered = watchdog("render 20k diagnostics", WATCHDOG, move || {
         let a = analyze(&source, &MapResolver::new(), &preserving());
         assert!(a.diagnostics.len() >= 20_000);
-        let start = Instant::now();
         let mut out = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
         shaderlab::validator::render_human(&a.module, &a.diagnostics, &mut out).expect("render_human");
-        start.elapsed()
+        out.into_inner()
     });
-    assert!(elapsed < Duration::from_secs(5), "rendering 20k diagnostics took {elapsed:?}");
+    assert!(rendered.len() > 20_000 * 40, "every diagnostic is rendered: {} bytes", rendered.len());
 }
 
 #[test]

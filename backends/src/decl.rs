@@ -124,7 +124,7 @@ impl<'a> Writer<'a> {
             match d {
                 ArrayDim::Sized(e) => {
                     let size = self.expr(owner, *e);
-                    out.push_str(&format!("[{size}]"));
+                    out.push_str(&["[", &*size, "]"].concat());
                 }
                 ArrayDim::Unsized => {
                     if !self.d.has_array_features() {
@@ -177,7 +177,7 @@ impl<'a> Writer<'a> {
             self.group(0);
         }
         let name = self.names.global(m, decl.name).to_owned();
-        self.line(&format!("struct {name} {{"));
+        self.line(&["struct ", &*name, " {"].concat());
         self.indent();
         // Members take no qualifiers in GLSL: the interpolation and layout of IO struct members go to the stage
         // variables.
@@ -185,13 +185,13 @@ impl<'a> Writer<'a> {
             let ty = w.spec_type(&mem.ty);
             let member = w.names.member(w.m, mem.name).to_owned();
             let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
-            w.line(&format!("{ty} {member}{dims};"));
+            w.line(&[&*ty, " ", &*member, &*dims, ";"].concat());
         });
         self.dedent();
         if declares.is_empty() {
             self.line("};");
         } else {
-            self.line(&format!("}} {declares};"));
+            self.line(&["} ", &*declares, ";"].concat());
         }
         if top_level {
             self.separate();
@@ -216,11 +216,11 @@ impl<'a> Writer<'a> {
             let ty = self.spec_type(&global.ty);
             let dims = self.spec_dims(&global.ty, Owner::Global, &name);
             let mut parts = self.leading_qualifiers(&global.qualifiers, global.span);
-            parts.push(format!("uniform {ty} {name}{dims};"));
+            parts.push(["uniform ", &*ty, " ", &*name, &*dims, ";"].concat());
             self.line(&parts.join(" "));
             let base = self.spec_base(&global.ty);
             let sampler = matches!(m.types.get(global.ty.base), TypeInner::Sampler(_));
-            self.reflection.uniform(&name, &format!("{base}{dims}"), sampler, self.stage);
+            self.reflection.uniform(&name, &[&*base, &*dims].concat(), sampler, self.stage);
             return;
         }
         self.group(GROUP_GLOBAL);
@@ -238,15 +238,15 @@ impl<'a> Writer<'a> {
             }
             Some(Storage::InOut | Storage::Uniform) | None => {}
         }
-        let mut text = format!("{ty} {name}{dims}");
+        let mut text = [&*ty, " ", &*name, &*dims].concat();
         if let Some(init) = global.init {
             if !global.ty.dims.is_empty() && !self.d.has_array_features() {
                 self.error(&name, Unsupported::ArrayFeature, global.span);
             }
             let value = self.expr_max(Owner::Global, init, 16);
-            text.push_str(&format!(" = {value}"));
+            text.push_str(&[" = ", &*value].concat());
         }
-        parts.push(format!("{text};"));
+        parts.push([&*text, ";"].concat());
         self.line(&parts.join(" "));
     }
 
@@ -260,12 +260,12 @@ impl<'a> Writer<'a> {
         match &func.body {
             None => {
                 self.group(0);
-                self.line(&format!("{signature};"));
+                self.line(&[&*signature, ";"].concat());
             }
             Some(body) => {
                 self.separate();
                 self.group(0);
-                self.line(&format!("{signature} {{"));
+                self.line(&[&*signature, " {"].concat());
                 self.indent();
                 self.function_body(f, body);
                 self.dedent();
@@ -295,12 +295,12 @@ impl<'a> Writer<'a> {
                 self.error(&ty, Unsupported::ArrayFeature, func.return_type.span);
             }
             let dims = self.spec_dims(&func.return_type, owner, m.name(func.name));
-            format!("{ty}{dims}")
+            [&*ty, &*dims].concat()
         };
         let name = self.names.global(m, func.name).to_owned();
         let keep = move |w: &Self, p: &Param| !w.is_object_param(f, p);
         let params = self.list(&func.params, &keep, &mut |w, p: &'a Param| w.param(f, p));
-        format!("{ret} {name}({params})")
+        [&*ret, " ", &*name, "(", &*params, ")"].concat()
     }
 
     fn is_object_param(&self, f: FunctionId, p: &Param) -> bool {
@@ -326,9 +326,9 @@ impl<'a> Writer<'a> {
                 let dims = self.spec_dims(&l.ty, owner, &name);
                 if name.is_empty() {
                     let last = parts.pop().unwrap_or_default();
-                    parts.push(format!("{last}{dims}"));
+                    parts.push([&*last, &*dims].concat());
                 } else {
-                    parts.push(format!("{name}{dims}"));
+                    parts.push([&*name, &*dims].concat());
                 }
                 parts.join(" ")
             }
@@ -387,9 +387,9 @@ impl<'a> Writer<'a> {
         let ty = self.spec_type(&mem.ty);
         let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
         let qualifier = self.d.attribute_qualifier();
-        self.line(&format!("{qualifier} {ty} {name}{dims};"));
+        self.line(&[&*qualifier, " ", &*ty, " ", &*name, &*dims, ";"].concat());
         let base = self.spec_base(&mem.ty);
-        self.reflection.attribute(&name, &format!("{base}{dims}"));
+        self.reflection.attribute(&name, &[&*base, &*dims].concat());
     }
 
     fn varying(&mut self, mem: &StructMember) {
@@ -399,7 +399,7 @@ impl<'a> Writer<'a> {
         let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
         let mut parts = self.leading_qualifiers(&mem.qualifiers, mem.span);
         parts.push(self.d.varying_qualifier(self.stage).to_owned());
-        parts.push(format!("{ty} {name}{dims};"));
+        parts.push([&*ty, " ", &*name, &*dims, ";"].concat());
         self.line(&parts.join(" "));
         let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
             (Some(Interpolation::Flat), _) => "flat",
@@ -407,7 +407,7 @@ impl<'a> Writer<'a> {
             _ => "smooth",
         };
         let base = self.spec_base(&mem.ty);
-        self.reflection.varying(&name, &format!("{base}{dims}"), interpolation);
+        self.reflection.varying(&name, &[&*base, &*dims].concat(), interpolation);
     }
 
     fn mrt_output(&mut self, mem: &StructMember) {
@@ -432,8 +432,8 @@ impl<'a> Writer<'a> {
 
     fn output_line(&mut self, ty: &str, name: &str, location: Option<i64>) {
         match location {
-            Some(n) => self.line(&format!("layout(location = {n}) out {ty} {name};")),
-            None => self.line(&format!("out {ty} {name};")),
+            Some(n) => self.line(&["layout(location = ", &n.to_string(), ") out ", &*ty, " ", &*name, ";"].concat()),
+            None => self.line(&["out ", &*ty, " ", &*name, ";"].concat()),
         }
     }
 

@@ -115,3 +115,16 @@ pub(crate) fn interpolation_words(q: &Qualifiers) -> Vec<&'static str> {
     }
     out
 }
+
+/// A fixed set of words with a hashed lookup (a reserved-word list is consulted for every name written).
+pub(crate) struct WordSet(shaderlab_ir::hash::FastHashSet<&'static str>);
+
+impl WordSet {
+    pub(crate) fn new(words: &[&'static str]) -> WordSet {
+        WordSet(words.iter().copied().collect())
+    }
+
+    pub(crate) fn contains(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
+}

@@ -43,7 +43,7 @@ impl<'a> Writer<'a> {
     pub(crate) fn expr_max(&mut self, owner: Owner, e: ExprId, max: u8) -> String {
         let (text, level) = self.expr_level(owner, e);
         if level > max {
-            format!("({text})")
+            ["(", text.as_str(), ")"].concat()
         } else {
             text
         }
@@ -64,7 +64,7 @@ impl<'a> Writer<'a> {
                     None => (m.name(*name).to_owned(), 1),
                     Some(args) => {
                         let args = self.args(owner, args);
-                        (format!("{}({args})", m.name(*name)), 2)
+                        ([m.name(*name), "(", args.as_str(), ")"].concat(), 2)
                     }
                 }
             }
@@ -76,11 +76,11 @@ impl<'a> Writer<'a> {
                 let symbol = op.symbol();
                 // `- -x` must not become `--x`.
                 let inner = if matches!(op, UnaryOp::Negate | UnaryOp::Plus) && inner.starts_with(symbol) {
-                    format!("({inner})")
+                    ["(", inner.as_str(), ")"].concat()
                 } else {
                     inner
                 };
-                (format!("{symbol}{inner}"), 3)
+                ([symbol, inner.as_str()].concat(), 3)
             }
             Expr::Binary { op, left, right } => {
                 if let Err(reason) = self.d.check_binary(*op) {
@@ -89,7 +89,7 @@ impl<'a> Writer<'a> {
                 let p = binary_precedence(*op);
                 let l = self.expr_max(owner, *left, p);
                 let r = self.expr_max(owner, *right, p - 1);
-                (format!("{l} {} {r}", op.symbol()), p)
+                ([l.as_str(), " ", op.symbol(), " ", r.as_str()].concat(), p)
             }
             Expr::Assign { op, target, value } => {
                 if is_object(m, self.facts, self.plan, owner, *target) {
@@ -112,29 +112,29 @@ impl<'a> Writer<'a> {
                 }
                 let t = self.expr_max(owner, *target, 3);
                 let v = self.expr_max(owner, *value, 16);
-                (format!("{t} {symbol} {v}"), 16)
+                ([t.as_str(), " ", symbol.as_str(), " ", v.as_str()].concat(), 16)
             }
             Expr::IncDec { op, target } => match op {
-                IncDecOp::PreIncrement => (format!("++{}", self.expr_max(owner, *target, 3)), 3),
-                IncDecOp::PreDecrement => (format!("--{}", self.expr_max(owner, *target, 3)), 3),
-                IncDecOp::PostIncrement => (format!("{}++", self.expr_max(owner, *target, 2)), 2),
-                IncDecOp::PostDecrement => (format!("{}--", self.expr_max(owner, *target, 2)), 2),
+                IncDecOp::PreIncrement => (["++", self.expr_max(owner, *target, 3).as_str()].concat(), 3),
+                IncDecOp::PreDecrement => (["--", self.expr_max(owner, *target, 3).as_str()].concat(), 3),
+                IncDecOp::PostIncrement => ([self.expr_max(owner, *target, 2).as_str(), "++"].concat(), 2),
+                IncDecOp::PostDecrement => ([self.expr_max(owner, *target, 2).as_str(), "--"].concat(), 2),
             },
             Expr::Select { condition, accept, reject } => {
                 let c = self.expr_max(owner, *condition, 14);
                 let a = self.expr_max(owner, *accept, 16);
                 let r = self.expr_max(owner, *reject, 15);
-                (format!("{c} ? {a} : {r}"), 15)
+                ([c.as_str(), " ? ", a.as_str(), " : ", r.as_str()].concat(), 15)
             }
             Expr::Sequence { left, right } => {
                 let l = self.expr_max(owner, *left, 17);
                 let r = self.expr_max(owner, *right, 16);
-                (format!("{l}, {r}"), 17)
+                ([l.as_str(), ", ", r.as_str()].concat(), 17)
             }
             Expr::Call { callee, callee_span, args } => {
                 let name = self.callee_name(owner, e, *callee, args, *callee_span);
                 let args = self.args(owner, args);
-                (format!("{name}({args})"), 2)
+                ([name.as_str(), "(", args.as_str(), ")"].concat(), 2)
             }
             Expr::Construct { ty, args } => {
                 let mut name = self.spec_type_no_precision(ty);
@@ -146,7 +146,7 @@ impl<'a> Writer<'a> {
                     name.push_str(&dims);
                 }
                 let args = self.args(owner, args);
-                (format!("{name}({args})"), 2)
+                ([name.as_str(), "(", args.as_str(), ")"].concat(), 2)
             }
             Expr::Member { base, member, .. } => {
                 if is_object(m, self.facts, self.plan, owner, *base) {
@@ -159,7 +159,7 @@ impl<'a> Writer<'a> {
                     Access::Field(_) => self.names.member(m, *member).to_owned(),
                     Access::Swizzle(_) | Access::None => m.name(*member).to_owned(),
                 };
-                (format!("{b}.{member}"), 2)
+                ([b.as_str(), ".", member.as_str()].concat(), 2)
             }
             Expr::Index { base, index } => {
                 if is_builtin(self.facts, owner, *base, "gl_FragData") {
@@ -175,13 +175,13 @@ impl<'a> Writer<'a> {
                 }
                 let b = self.expr_max(owner, *base, 2);
                 let i = self.expr(owner, *index);
-                (format!("{b}[{i}]"), 2)
+                ([b.as_str(), "[", i.as_str(), "]"].concat(), 2)
             }
             Expr::ArrayLength { base } => {
                 if !self.d.has_array_features() {
                     self.error("length", Unsupported::ArrayFeature, span);
                 }
-                (format!("{}.length()", self.expr_max(owner, *base, 2)), 2)
+                ([self.expr_max(owner, *base, 2).as_str(), ".length()"].concat(), 2)
             }
             Expr::Error => (m.sources.snippet(span).to_owned(), 1),
         }

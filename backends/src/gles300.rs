@@ -69,7 +69,8 @@ impl Dialect for Gles300 {
     }
 
     fn is_reserved(&self, name: &str) -> bool {
-        RESERVED.contains(&name)
+        static SET: std::sync::OnceLock<crate::dialect::WordSet> = std::sync::OnceLock::new();
+        SET.get_or_init(|| crate::dialect::WordSet::new(RESERVED)).contains(name)
     }
 
     fn introduced_builtins(&self) -> &'static [&'static str] {

@@ -11,6 +11,7 @@
 
 use crate::plan::subtree;
 use crate::Stage;
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     Expr, ExprId, FunctionId, Guarded, LocalId, LocalKind, Module, Name, ParamKind, Statement, StmtKind, Storage,
     StructId, StructMember,
@@ -19,7 +20,7 @@ use shaderlab_passes::io::{FragmentOutput, PassIo};
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::{Callee, Type};
 use shaderlab_passes::{Facts, Owner, Ty};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 /// The interface of one pass.
 pub(crate) struct PassInterface {
@@ -202,7 +203,7 @@ impl StageIo {
         };
         let mut sorted: Vec<FunctionId> = functions.iter().copied().collect();
         sorted.sort();
-        let mut io = StageIo { input: None, output: None, objects: HashSet::new() };
+        let mut io = StageIo { input: None, output: None, objects: HashSet::default() };
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };
             let mode = match rename_is_faithful(m, facts, s, is_output, &sorted) {
@@ -375,8 +376,8 @@ fn rename_is_faithful(
         if macro_mentions(m, func, &own) {
             return None;
         }
-        let mut roots = HashMap::new();
-        let mut decl_sizes = HashMap::new();
+        let mut roots = HashMap::default();
+        let mut decl_sizes = HashMap::default();
         if let Some(body) = &func.body {
             Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, &mut decl_sizes));
         }
@@ -387,7 +388,7 @@ fn rename_is_faithful(
             }
         }
         // Parents of every expression.
-        let mut parent: HashMap<ExprId, ExprId> = HashMap::new();
+        let mut parent: HashMap<ExprId, ExprId> = HashMap::default();
         for (e, expr) in func.exprs.iter() {
             expr.kind.for_each_child(&mut |c| {
                 parent.insert(c, e);

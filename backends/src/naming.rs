@@ -8,8 +8,9 @@
 
 use crate::dialect::Dialect;
 use crate::plan::StagePlan;
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) struct Naming<'a> {
     dialect: &'a dyn Dialect,
@@ -40,9 +41,9 @@ impl<'a> Naming<'a> {
     ) -> Naming<'a> {
         let mut n = Naming {
             dialect,
-            globals: HashMap::new(),
-            members: HashMap::new(),
-            locals: HashMap::new(),
+            globals: HashMap::default(),
+            members: HashMap::default(),
+            locals: HashMap::default(),
             used: interface.keys().cloned().collect(),
         };
         n.used.insert("main".to_owned());

@@ -7,6 +7,7 @@
 
 use crate::interface::{PassInterface, StageIo};
 use crate::Stage;
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     ArrayDim, Block, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module, Name,
     ParamKind, PassId, PrimaryMap, ScopeId, Statement, StmtKind, StructId, TypeInner, TypeSpec,
@@ -14,7 +15,7 @@ use shaderlab_ir::{
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::{Facts, Owner};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 /// What one stage of a pass emits.
 pub(crate) struct StagePlan {
@@ -80,10 +81,10 @@ pub(crate) struct ChainIndex {
 impl ChainIndex {
     pub(crate) fn new(m: &Module, scopes: &[ScopeId]) -> ChainIndex {
         let mut index = ChainIndex {
-            functions: HashMap::new(),
-            globals: HashMap::new(),
-            structs: HashMap::new(),
-            macros: HashMap::new(),
+            functions: HashMap::default(),
+            globals: HashMap::default(),
+            structs: HashMap::default(),
+            macros: HashMap::default(),
         };
         for &s in scopes {
             let Some(scope) = m.scopes.get(s) else { continue };
@@ -167,7 +168,7 @@ pub(crate) fn subtree(m: &Module, owner: Owner, root: ExprId) -> Vec<ExprId> {
     let Some(arena) = arena(m, owner) else { return Vec::new() };
     let mut out = Vec::new();
     let mut stack = vec![root];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(e) = stack.pop() {
         if !seen.insert(e) {
             continue;
@@ -205,13 +206,13 @@ impl<'a> Reach<'a> {
             m,
             facts,
             index,
-            functions: HashSet::new(),
-            globals: HashSet::new(),
-            structs: HashSet::new(),
-            macros: HashSet::new(),
+            functions: HashSet::default(),
+            globals: HashSet::default(),
+            structs: HashSet::default(),
+            macros: HashSet::default(),
             function_work: order.to_vec(),
             macro_names: BTreeSet::new(),
-            macro_names_done: HashSet::new(),
+            macro_names_done: HashSet::default(),
         };
         r.function_work.push(entry);
         loop {

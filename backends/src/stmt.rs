@@ -89,7 +89,7 @@ impl<'a> Writer<'a> {
                     return;
                 }
                 let text = self.expr(owner, *e);
-                self.line(&format!("{text};"));
+                self.line(&[&*text, ";"].concat());
             }
             StmtKind::Declare(locals) => self.declare_stmt(locals),
             StmtKind::Struct { id, declares } => {
@@ -100,7 +100,7 @@ impl<'a> Writer<'a> {
                 let previous = self.func;
                 let sig = self.signature(*f);
                 self.func = previous;
-                self.line(&format!("{sig};"));
+                self.line(&[&*sig, ";"].concat());
             }
             StmtKind::Precision { precision, ty } => {
                 let line = self.precision_statement(*precision, *ty, s.span);
@@ -138,7 +138,7 @@ impl<'a> Writer<'a> {
             }
             StmtKind::While { condition, body } => {
                 let c = self.expr(owner, *condition);
-                self.line(&format!("while ({c}) {{"));
+                self.line(&["while (", &*c, ") {"].concat());
                 self.indent();
                 self.body_of(body);
                 self.dedent();
@@ -153,7 +153,7 @@ impl<'a> Writer<'a> {
                 self.body_of(body);
                 self.dedent();
                 let c = self.expr(owner, *condition);
-                self.line(&format!("}} while ({c});"));
+                self.line(&["} while (", &*c, ");"].concat());
             }
             StmtKind::Switch { selector, body } => {
                 if self.d.has_switch() {
@@ -186,9 +186,9 @@ impl<'a> Writer<'a> {
         while let StmtKind::If { condition, accept, reject } = &current.kind {
             let c = self.expr(owner, *condition);
             if first {
-                self.line(&format!("if ({c}) {{"));
+                self.line(&["if (", &*c, ") {"].concat());
             } else {
-                self.line(&format!("}} else if ({c}) {{"));
+                self.line(&["} else if (", &*c, ") {"].concat());
             }
             first = false;
             self.indent();
@@ -228,13 +228,13 @@ impl<'a> Writer<'a> {
                 let init = self.m.functions.get(f).and_then(|func| func.locals.get(*l)).and_then(|x| x.init);
                 if let Some(init) = init {
                     let text = self.expr(Owner::Function(f), init);
-                    self.line(&format!("{text};"));
+                    self.line(&[&*text, ";"].concat());
                 }
                 return;
             }
         }
         let text = self.declaration(locals);
-        self.line(&format!("{text};"));
+        self.line(&[&*text, ";"].concat());
     }
 
     /// `const T a = e, b[2]` (no semicolon).
@@ -257,13 +257,13 @@ impl<'a> Writer<'a> {
             let Some(local) = func.locals.get(l) else { continue };
             let name = self.names.local(m, f, l).to_owned();
             let dims = self.spec_dims(&local.ty, owner, &name);
-            let mut text = format!("{name}{dims}");
+            let mut text = [&*name, &*dims].concat();
             if let Some(init) = local.init {
                 if !local.ty.dims.is_empty() && !self.d.has_array_features() {
                     self.error(&name, Unsupported::ArrayFeature, local.span);
                 }
                 let value = self.expr_max(owner, init, 16);
-                text.push_str(&format!(" = {value}"));
+                text.push_str(&[" = ", &*value].concat());
             }
             parts.push(text);
         }
@@ -280,10 +280,10 @@ impl<'a> Writer<'a> {
             let Some(local) = m.functions.get(f).and_then(|func| func.locals.get(l)) else { continue };
             let name = self.names.local(m, f, l).to_owned();
             let dims = self.spec_dims(&local.ty, owner, &name);
-            let mut text = format!("{name}{dims}");
+            let mut text = [&*name, &*dims].concat();
             if let Some(init) = local.init {
                 let value = self.expr_max(owner, init, 16);
-                text.push_str(&format!(" = {value}"));
+                text.push_str(&[" = ", &*value].concat());
             }
             parts.push(text);
         }
@@ -313,7 +313,7 @@ impl<'a> Writer<'a> {
         }
         let Some(decl) = m.structs.get(s) else { return };
         let struct_name = self.names.global(m, decl.name).to_owned();
-        self.line(&format!("{struct_name} {name};"));
+        self.line(&[&*struct_name, " ", &*name, ";"].concat());
         let stage = self.stage;
         let keep = move |w: &Self, mem: &StructMember| match stage {
             Stage::Vertex => w.program.interface.attribute_members.contains(&mem.name),
@@ -345,13 +345,13 @@ impl<'a> Writer<'a> {
             Some(e) if renamed_return => {
                 if !is_object(self.m, self.facts, self.plan, owner, e) {
                     let text = self.expr(owner, e);
-                    self.line(&format!("{text};"));
+                    self.line(&[&*text, ";"].concat());
                 }
                 self.line("return;");
             }
             Some(e) => {
                 let text = self.expr(owner, e);
-                self.line(&format!("return {text};"));
+                self.line(&["return ", &*text, ";"].concat());
             }
             None => self.line("return;"),
         }
@@ -367,7 +367,7 @@ impl<'a> Writer<'a> {
                     IoMode::Rename => {
                         if !is_object(self.m, self.facts, self.plan, owner, e) {
                             let text = self.expr(owner, e);
-                            self.line(&format!("{text};"));
+                            self.line(&[&*text, ";"].concat());
                         }
                     }
                     IoMode::Copy => self.copy_out(s, owner, e),
@@ -378,11 +378,11 @@ impl<'a> Writer<'a> {
         if self.stage == Stage::Fragment && self.program.interface.output == FragmentOutput::ReturnedColor {
             let color = self.d.color_output().name().to_owned();
             let text = self.expr_max(owner, e, 16);
-            self.line(&format!("{color} = {text};"));
+            self.line(&[&*color, " = ", &*text, ";"].concat());
             return;
         }
         let text = self.expr(owner, e);
-        self.line(&format!("{text};"));
+        self.line(&[&*text, ";"].concat());
     }
 
     /// Copy mode for the stage's output struct: `uv = o.uv; ...` (through a temporary when the value is not a
@@ -401,7 +401,7 @@ impl<'a> Writer<'a> {
             let base = struct_name.to_lowercase();
             let tmp = self.names.fresh(&base);
             let value = self.expr_max(owner, e, 16);
-            self.line(&format!("{struct_name} {tmp} = {value};"));
+            self.line(&[&*struct_name, " ", &*tmp, " = ", &*value, ";"].concat());
             tmp
         };
         let stage = self.stage;
@@ -434,7 +434,7 @@ impl<'a> Writer<'a> {
     fn native_switch(&mut self, selector: ExprId, body: &'a Block) {
         let owner = self.owner();
         let sel = self.expr(owner, selector);
-        self.line(&format!("switch ({sel}) {{"));
+        self.line(&["switch (", &*sel, ") {"].concat());
         self.indent();
         self.guarded(&body.stmts, &|_, _| true, &mut |w, s: &'a Statement| match s.kind {
             StmtKind::Case(_) | StmtKind::Default => w.stmt(s, false),
@@ -511,7 +511,7 @@ impl<'a> Writer<'a> {
             let value = self.expr_max(owner, selector, 16);
             self.line("{");
             self.indent();
-            self.line(&format!("int {tmp} = {value};"));
+            self.line(&["int ", &*tmp, " = ", &*value, ";"].concat());
             tmp
         };
         let (defaults, cases): (Vec<&CaseGroup>, Vec<&CaseGroup>) =
@@ -521,13 +521,13 @@ impl<'a> Writer<'a> {
             let mut tests = Vec::new();
             for label in g.labels.iter().flatten() {
                 let v = self.expr_max(owner, *label, 7);
-                tests.push(format!("{sel} == {v}"));
+                tests.push([&*sel, " == ", &*v].concat());
             }
             let cond = tests.join(" || ");
             if first {
-                self.line(&format!("if ({cond}) {{"));
+                self.line(&["if (", &*cond, ") {"].concat());
             } else {
-                self.line(&format!("}} else if ({cond}) {{"));
+                self.line(&["} else if (", &*cond, ") {"].concat());
             }
             first = false;
             self.indent();

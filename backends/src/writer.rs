@@ -11,6 +11,7 @@ use crate::naming::Naming;
 use crate::plan::{spec_structs, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
 use crate::Stage;
+use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
     StructMember,
@@ -20,7 +21,7 @@ use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::variants::is_include_guard;
 use shaderlab_passes::{Facts, Owner};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Items that may sit in conditional regions. A region of global items shaped like an include guard
 /// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent: its items are written without it
@@ -173,7 +174,7 @@ impl Probe<'_> {
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them).
     fn references(&self, interface: &BTreeMap<String, &'static str>) -> HashMap<FunctionId, BTreeSet<String>> {
         let m = self.m;
-        let mut out: HashMap<FunctionId, BTreeSet<String>> = HashMap::new();
+        let mut out: HashMap<FunctionId, BTreeSet<String>> = HashMap::default();
         for &f in &self.plan.functions {
             let Some(func) = m.functions.get(f) else { continue };
             let owner = Owner::Function(f);
@@ -374,7 +375,7 @@ impl<'a> Writer<'a> {
             (true, CondKind::Ifdef) => "#ifdef",
             (true, CondKind::Ifndef) => "#ifndef",
         };
-        format!("{word} {text}")
+        [&*word, " ", &*text].concat()
     }
 
     /// Write the kept items of a guarded list, with the conditional regions around them.
@@ -454,11 +455,11 @@ impl<'a> Writer<'a> {
             match p {
                 Piece::Directive(d) => lines.push(d),
                 Piece::Element { text, .. } => match anchor {
-                    Some(a) if i < a => lines.push(format!("{text},")),
-                    Some(a) if i > a => lines.push(format!(", {text}")),
+                    Some(a) if i < a => lines.push([&*text, ","].concat()),
+                    Some(a) if i > a => lines.push([", ", &*text].concat()),
                     Some(_) => lines.push(text),
                     None if Some(i) == last_element => lines.push(text),
-                    None => lines.push(format!("{text},")),
+                    None => lines.push([&*text, ","].concat()),
                 },
             }
         }
@@ -646,7 +647,7 @@ impl<'a> Writer<'a> {
     fn global_units(&mut self) {
         let units = self.units();
         let last_code = units.iter().rposition(|u| self.unit_has_code(*u));
-        let mut struct_units: HashMap<StructId, usize> = HashMap::new();
+        let mut struct_units: HashMap<StructId, usize> = HashMap::default();
         for (i, u) in units.iter().enumerate() {
             if let Unit::Item(GlobalItem::Struct(s)) = u {
                 struct_units.entry(*s).or_insert(i);

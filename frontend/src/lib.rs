@@ -114,9 +114,13 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         None => Mode::Preserving,
     };
     let mut module = Module::new(mode);
+    // Every module's interner starts with the keywords and builtin type names, in one fixed order, so the
+    // keyword tables (built once per process) hold for every module.
+    let seed = parser::seed();
+    module.names = seed.interner.clone();
+    let keywords = &seed.keywords;
     let file = module.sources.add(name, text, None);
     let tokens = lexer::lex(text, file, &mut module.names);
-    let keywords = Keywords::new(&mut module.names);
     let mut sink = Sink::default();
     let Some(shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
         module.clues = sink.clues;
@@ -132,7 +136,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
             root.pp.macros.insert(name, Rc::new(MacroBody { params: None, body }));
         }
     }
-    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords: &keywords };
+    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords };
 
     let shader_scope = driver.level(&shader.level, None, &mut root);
     driver.module.shader =

@@ -578,6 +578,7 @@ impl<'m> Preprocessor<'m> {
         }
         let mut child = FileCtx { key: key.clone(), stack: ctx.stack.clone(), guard_at: guard.map(|_| 0) };
         child.stack.push(ctx.key.clone());
+        out.reserve(tokens.len());
         self.file(&tokens, state, &mut child, out);
     }
 

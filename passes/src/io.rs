@@ -15,11 +15,12 @@ use crate::table::Owner;
 use crate::ty::Ty;
 use crate::typing::{type_name, Callee, Type, Typing};
 use cranelift_entity::SecondaryMap;
+use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     Expr, ExprId, FunctionId, Guarded, Interpolation, Module, Name, ParamKind, PassId, PassKind, ScalarKind, Span,
     StructId,
 };
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Category G.
 #[derive(Clone, Debug, PartialEq)]

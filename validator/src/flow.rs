@@ -7,13 +7,13 @@
 //! branch, `#else` included, does.
 
 use crate::diagnostic::{Diagnostic, DiagnosticType};
+use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     Block, CondRegion, FunctionId, Guarded, LocalKind, Module, Note, PassKind, Severity, Span, Statement, StmtKind,
     Storage,
 };
 use shaderlab_passes::variants::{CondCtx, ELSE_BRANCH};
 use shaderlab_passes::{Facts, Ty};
-use std::collections::HashSet;
 
 /// Category F (flow) and D (declaration placement) rules found here.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +71,7 @@ impl FlowRule {
 
 /// Run the flow and placement rules.
 pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
-    let mut cx = Flow { m, out: Vec::new(), vertex_functions: HashSet::new() };
+    let mut cx = Flow { m, out: Vec::new(), vertex_functions: HashSet::default() };
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {

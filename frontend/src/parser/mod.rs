@@ -119,6 +119,23 @@ impl Keywords {
     }
 }
 
+/// A fresh interner holding the keywords and builtin type names, and the keyword tables over it.
+pub struct Seed {
+    pub interner: Interner,
+    pub keywords: Keywords,
+}
+
+/// The process-wide [`Seed`], built on first use. A module whose interner is a clone of `seed().interner`
+/// can use `seed().keywords`: the names are the same.
+pub fn seed() -> &'static Seed {
+    static SEED: std::sync::OnceLock<Seed> = std::sync::OnceLock::new();
+    SEED.get_or_init(|| {
+        let mut interner = Interner::new();
+        let keywords = Keywords::new(&mut interner);
+        Seed { interner, keywords }
+    })
+}
+
 /// What the parser knows about a macro (preserving mode).
 #[derive(Clone, Debug)]
 pub struct MacroInfo {

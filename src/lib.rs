@@ -5,6 +5,7 @@
 //! result's structure part (names, tags, render states, entries).
 //! See ARCHITECTURE.md for the crates behind it.
 
+pub mod all_variants;
 pub mod bench;
 pub mod compile;
 pub mod facts_json;

@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use shaderlab::fs_includes::FsIncludes;
 use shaderlab::ir::Module;
-use shaderlab::validator::{render_human, render_json, summary};
+use shaderlab::all_variants::DEFAULT_MAX_VARIANTS;
+use shaderlab::validator::{render_human, render_json, summary, WarningPolicy};
 use shaderlab::{analyze, parse_define, Analysis, Diagnostic, Options, Target};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -55,6 +56,12 @@ enum Command {
         warnings: Vec<String>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Check every variant of the macros the conditionals test (a pairwise covering subset above the cap).
+        #[arg(long, conflicts_with = "define")]
+        all_variants: bool,
+        /// With --all-variants: the most combinations checked exhaustively.
+        #[arg(long, value_name = "N", requires = "all_variants", default_value_t = DEFAULT_MAX_VARIANTS)]
+        max_variants: u64,
     },
     /// Compile every pass to GLSL ES (vertex and fragment sources, reflection).
     Compile {
@@ -236,12 +243,13 @@ fn run(cli: Cli) -> u8 {
             }
             analysis
         }),
-        Command::Check { input, define, warnings, format } => {
+        Command::Check { input, define, warnings, format, all_variants, max_variants } => {
             match shaderlab::validator::WarningPolicy::parse(warnings) {
                 Err(why) => {
                     eprintln!("error: {why}");
                     Err(2)
                 }
+                Ok(policy) if *all_variants => return check_all_variants(input, &policy, *format, *max_variants),
                 Ok(policy) => load(input, define).map(|(mut analysis, file)| {
                     analysis.diagnostics = policy.apply(std::mem::take(&mut analysis.diagnostics));
                     let _ = print_diagnostics(&analysis, *format, &file, false);
@@ -375,6 +383,25 @@ fn bench(input: &Input, defines: &[String], target: Target, iterations: usize, s
         )),
     }
     0
+}
+
+fn check_all_variants(input: &Input, policy: &WarningPolicy, format: Format, max_variants: u64) -> u8 {
+    let loaded = match read_input(input, &[]) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let mut report =
+        shaderlab::all_variants::check_all_variants(&loaded.source, &loaded.includes, &loaded.options, max_variants);
+    report.apply_warning_policy(policy);
+    match format {
+        Format::Json => emit(&serde_json::to_string_pretty(&report.to_json(&loaded.file)).unwrap_or_default()),
+        Format::Human => {
+            use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+            let choice = if std::io::stdout().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+            let _ = report.render_human(&mut StandardStream::stdout(choice));
+        }
+    }
+    u8::from(report.has_errors())
 }
 
 /// Every pass's sources, each under a comment line naming pass and stage.

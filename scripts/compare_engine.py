@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Side by side: the engine's ShaderLab compiler (npm @galacean/engine-shader-lab 1.3.30, v1 syntax) against
+`shaderlab bench`, whole-file compile for one target, median per file, and the ratio.
+
+    ../shared/tools/setup-oracles.sh peer          # once (installs the npm package under ~/.cache/shaderlab-oracles)
+    python3 scripts/compare_engine.py [--iterations 200] [--target gles300] [--json OUT]
+
+The set: every v1-syntax corpus file (branches 1.3-1.5 and refactor-shaderlab-old) that both compilers compile
+without error; files one of them refuses are listed with the reason and left out of the ratio. Both sides time
+in-process after a warm-up, includes already in memory. Exit code 0 whatever the ratio (this is a measurement,
+not a test).
+"""
+import argparse
+import json
+import math
+import subprocess
+import sys
+
+from oracles_common import BIN, CORPUS, ORACLES, build, include_args
+
+
+def v1_files():
+    for path in sorted((CORPUS / "shaders").iterdir()):
+        if not path.name.startswith("dev_2.0__"):
+            yield path
+
+
+def peer_compiles(peer, path, target):
+    out = subprocess.run(["node", str(peer), str(path), target, "--json", "--quiet"], capture_output=True, text=True)
+    try:
+        result = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return False, "no JSON (the engine compiler threw)"
+    if not result.get("ok"):
+        errors = result.get("fileErrors", []) + [e for p in result.get("passes", []) for e in p.get("errors", [])]
+        return False, "engine: " + (str(errors[0])[:60] if errors else "not ok")
+    return True, ""
+
+
+def peer_median_ms(peer, path, target, iterations):
+    out = subprocess.run(["node", str(peer), str(path), target, "--bench", str(iterations), "--json", "--quiet"],
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)["median_ms"]
+
+
+def ours_compiles(path, target):
+    out = subprocess.run([str(BIN), "compile", str(path), "--target", target, "--format", "json"]
+                         + include_args(path.name), capture_output=True, text=True)
+    return out.returncode == 0
+
+
+def ours_timing(path, target, iterations):
+    out = subprocess.run([str(BIN), "bench", str(path), "--target", target, "--iterations", str(iterations),
+                          "--format", "json"] + include_args(path.name), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--target", choices=["gles100", "gles300"], default="gles300")
+    ap.add_argument("--json", help="also write the table as JSON here")
+    args = ap.parse_args()
+    peer = ORACLES / "peer" / "compile.mjs"
+    if not peer.exists():
+        sys.exit(f"the engine compiler is not installed ({peer}): run ../shared/tools/setup-oracles.sh peer")
+    build()
+    rows, skipped = [], []
+    for path in v1_files():
+        ok, why = peer_compiles(peer, path, args.target)
+        if not ok:
+            skipped.append((path.name, why))
+            continue
+        if not ours_compiles(path, args.target):
+            skipped.append((path.name, "shaderlab refuses it (see `shaderlab check`)"))
+            continue
+        engine_ms = peer_median_ms(peer, path, args.target, args.iterations)
+        ours = ours_timing(path, args.target, args.iterations)
+        ratio = engine_ms * 1000.0 / ours["median_us"]
+        rows.append({"file": path.name, "engine_median_ms": engine_ms, "shaderlab_median_us": ours["median_us"],
+                     "shaderlab_min_us": ours["min_us"], "ratio": ratio})
+    print(f"{'file':<48} {'engine ms':>10} {'shaderlab us':>13} {'ratio':>8}")
+    for r in rows:
+        print(f"{r['file']:<48} {r['engine_median_ms']:>10.3f} {r['shaderlab_median_us']:>13.1f} {r['ratio']:>7.1f}x")
+    geomean = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows)) if rows else float("nan")
+    worst = min(rows, key=lambda r: r["ratio"]) if rows else None
+    print(f"geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
+          + (f"; lowest {worst['ratio']:.1f}x ({worst['file']})" if worst else ""))
+    for name, why in skipped:
+        print(f"left out: {name}: {why}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"target": args.target, "iterations": args.iterations, "rows": rows, "geomean": geomean,
+                       "left_out": [{"file": n, "why": w} for n, w in skipped]}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

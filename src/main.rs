@@ -1,9 +1,9 @@
 //! The `shaderlab` command.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use shaderlab::all_variants::DEFAULT_MAX_VARIANTS;
 use shaderlab::fs_includes::FsIncludes;
 use shaderlab::ir::Module;
-use shaderlab::all_variants::DEFAULT_MAX_VARIANTS;
 use shaderlab::validator::{render_human, render_json, summary, WarningPolicy};
 use shaderlab::{analyze, parse_define, Analysis, Diagnostic, Options, Target};
 use std::io::{IsTerminal, Write};
@@ -12,6 +12,12 @@ use std::process::ExitCode;
 
 #[cfg(feature = "generate")]
 mod generate_cmd;
+
+/// The command's allocator: the compiler allocates many small, short-lived objects, which mimalloc serves
+/// markedly faster than the system allocator (see docs/performance.md). Library users choose their own.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(name = "shaderlab", version, about = "A compiler for Galacean ShaderLab")]

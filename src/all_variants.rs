@@ -52,6 +52,9 @@ const LISTED_SETS: usize = 3;
 /// An exhaustive check describes a diagnostic's variants by conditions when at most this many suffice.
 const MAX_CONDITIONS: usize = 6;
 
+/// Above this many macros, pairwise covering (quadratic in the macros) gives way to [`Strategy::EachValue`].
+pub const MAX_PAIRWISE_AXES: usize = 256;
+
 /// Values of one axis at most (undefined included): they are bits of a `u64` in a [`Literal`].
 const MAX_VALUES: usize = 64;
 
@@ -79,9 +82,11 @@ impl Axis {
 pub enum Strategy {
     /// Every combination of every axis's values.
     Exhaustive,
-    /// Every pair of values of any two axes occurs in some checked variant; then, for the diagnostics found, the
-    /// variants that differ from one where it occurs in one macro.
+    /// Every conditional block is taken and every pair of values of any two axes occurs in some checked variant;
+    /// then, for the diagnostics found, the variants that differ from one where it occurs in one macro.
     Pairwise,
+    /// As `Pairwise`, with every single value instead of every pair (above [`MAX_PAIRWISE_AXES`] macros).
+    EachValue,
 }
 
 impl Strategy {
@@ -89,6 +94,7 @@ impl Strategy {
         match self {
             Strategy::Exhaustive => "exhaustive",
             Strategy::Pairwise => "pairwise",
+            Strategy::EachValue => "each-value",
         }
     }
 }
@@ -165,14 +171,19 @@ pub fn check_all_variants(
 
     let sizes: Vec<usize> = axes.iter().map(|a| a.values.len()).collect();
     let total = sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s as u64));
-    let model = Model::new(&preserving.module, &walk.branches, &axes, &fixed);
+    let exhaustive_check = total.is_some_and(|n| n <= max_variants.max(1));
+    let model = (!exhaustive_check).then(|| Model::new(&preserving.module, &walk.branches, &axes, &fixed));
     let mut blocks = None;
-    let (strategy, mut variants) = match total {
-        Some(n) if n <= max_variants.max(1) => (Strategy::Exhaustive, exhaustive(&sizes)),
-        _ => {
-            let rows = pairwise(&sizes, &model.seeds());
+    let (strategy, mut variants) = match &model {
+        None => (Strategy::Exhaustive, exhaustive(&sizes)),
+        Some(model) => {
+            let (strategy, rows) = if sizes.len() <= MAX_PAIRWISE_AXES {
+                (Strategy::Pairwise, pairwise(&sizes, &model.seeds()))
+            } else {
+                (Strategy::EachValue, each_value(&sizes, &model.seeds()))
+            };
             blocks = Some(model.coverage(&rows));
-            (Strategy::Pairwise, rows)
+            (strategy, rows)
         }
     };
     let runner = Runner { source, includes: &includes, options, axes: &axes, fixed: &fixed };
@@ -183,7 +194,7 @@ pub fn check_all_variants(
     // Explain what a sample found: each variant a diagnostic first occurs in, changed one macro at a time. A change
     // that takes the same blocks and touches no macro the code uses compiles the same program: not run again.
     let mut neighbours = HashMap::new();
-    if strategy == Strategy::Pairwise {
+    if let Some(model) = &model {
         let mut index: HashMap<Vec<u8>, usize> = variants.iter().cloned().enumerate().map(|(i, r)| (r, i)).collect();
         let mut added: Vec<Vec<u8>> = Vec::new();
         for base in collector.bases(chosen) {
@@ -314,7 +325,7 @@ impl AllVariantsReport {
         }
         match self.strategy {
             Strategy::Exhaustive => self.cube(d).map_or(Occurrence::Sets, Occurrence::Where),
-            Strategy::Pairwise => self.needs(d),
+            Strategy::Pairwise | Strategy::EachValue => self.needs(d),
         }
     }
 
@@ -417,7 +428,7 @@ impl AllVariantsReport {
         let checked = self.variants.len();
         let of = match self.strategy {
             Strategy::Exhaustive => format!("{} of {checked} variants", d.variants.len()),
-            Strategy::Pairwise => format!("{} of {checked} checked variants", d.variants.len()),
+            Strategy::Pairwise | Strategy::EachValue => format!("{} of {checked} checked variants", d.variants.len()),
         };
         let and =
             |literals: &[Literal]| literals.iter().map(|l| self.literal_text(*l)).collect::<Vec<_>>().join(" and ");
@@ -445,11 +456,13 @@ impl AllVariantsReport {
         let mut text = format!("variants: checked {} of {total}", self.variants.len());
         match self.strategy {
             Strategy::Exhaustive => text.push_str(" (every combination)"),
-            Strategy::Pairwise => {
-                text.push_str(&format!(
-                    " (pairwise)\n  {} chosen: every pair of values of two macros occurs in one",
-                    self.chosen
-                ));
+            Strategy::Pairwise | Strategy::EachValue => {
+                let covered = if self.strategy == Strategy::Pairwise {
+                    "every pair of values of two macros occurs in one"
+                } else {
+                    "every value of every macro occurs in one"
+                };
+                text.push_str(&format!(" ({})\n  {} chosen: {covered}", self.strategy.name(), self.chosen));
                 if let Some((taken, blocks)) = self.blocks {
                     text.push_str(&format!(", and {taken} of {blocks} conditional blocks are taken"));
                 }
@@ -845,6 +858,9 @@ fn constant(e: &PpExpr) -> Option<i64> {
 // ---------------------------------------------------------------------------------------------------------------
 // Blocks: which variants take which conditional block, as far as conditions can be evaluated without preprocessing.
 
+/// Above this many variants of one block each, the blocks' variants are merged where they agree.
+const MAX_SEED_VARIANTS: usize = 128;
+
 /// Combinations of the axes a block's conditions depend on tried at most, to find a variant that takes it.
 const BLOCK_SEARCH: u64 = 1 << 10;
 
@@ -931,18 +947,37 @@ impl<'a> Model<'a> {
         }
         wanted.sort_by_key(|(i, c)| (std::cmp::Reverse(c.iter().filter(|(_, v)| *v != 0).count()), *i));
         let mut rows: Vec<Vec<u8>> = vec![vec![0; n]];
-        for (i, constraint) in wanted {
-            if rows.iter().any(|r| self.holds(&self.paths[i], r, &mut Vec::new()) != Some(false)) {
+        for (i, constraint) in &wanted {
+            if rows.iter().any(|r| self.holds(&self.paths[*i], r, &mut Vec::new()) != Some(false)) {
                 continue;
             }
             let mut row = vec![0u8; n];
-            for (a, v) in constraint {
+            for &(a, v) in constraint {
                 row[a] = v;
             }
             rows.push(row);
         }
         rows.remove(0);
-        rows
+        if rows.len() <= MAX_SEED_VARIANTS {
+            return rows;
+        }
+        // Too many: merge the constraints that agree, first fit. A block's conditions depend only on its own axes,
+        // so what another block adds elsewhere does not change whether it is taken.
+        let mut merged: Vec<Vec<Option<u8>>> = Vec::new();
+        for (_, constraint) in wanted {
+            let fits = |row: &Vec<Option<u8>>| constraint.iter().all(|&(a, v)| row[a].is_none_or(|w| w == v));
+            let index = match merged.iter().position(fits) {
+                Some(index) => index,
+                None => {
+                    merged.push(vec![None; n]);
+                    merged.len() - 1
+                }
+            };
+            for &(a, v) in &constraint {
+                merged[index][a] = Some(v);
+            }
+        }
+        merged.into_iter().map(|row| row.into_iter().map(|v| v.unwrap_or(0)).collect()).collect()
     }
 
     /// Which blocks a variant takes (`None`: unknown).
@@ -1231,6 +1266,18 @@ fn pairwise(sizes: &[usize], seeds: &[Vec<u8>]) -> Vec<Vec<u8>> {
     rows
 }
 
+/// The variant where nothing is defined, the seeds, then variants until every value of every axis occurs in one
+/// (variant `k` gives each axis its value `k`, or its last).
+fn each_value(sizes: &[usize], seeds: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut rows = vec![vec![0u8; sizes.len()]];
+    rows.extend(seeds.iter().cloned());
+    let widest = sizes.iter().copied().max().unwrap_or(1);
+    for k in 1..widest {
+        rows.push(sizes.iter().map(|&s| k.min(s - 1) as u8).collect());
+    }
+    rows
+}
+
 /// Which value pairs of two axes no chosen variant has yet.
 struct Pairs<'a> {
     sizes: &'a [usize],
@@ -1451,6 +1498,19 @@ mod tests {
             }
         }
         true
+    }
+
+    #[test]
+    fn each_value_gives_every_value_of_every_axis() {
+        let sizes = [2, 5, 3, 2];
+        let rows = each_value(&sizes, &[vec![1, 1, 1, 1]]);
+        assert_eq!(rows[0], vec![0; 4]);
+        assert_eq!(rows[1], vec![1; 4], "the seeds follow the first variant");
+        for (axis, &size) in sizes.iter().enumerate() {
+            for value in 0..size as u8 {
+                assert!(rows.iter().any(|r| r[axis] == value), "axis {axis} never {value}: {rows:?}");
+            }
+        }
     }
 
     #[test]

@@ -334,3 +334,36 @@ fn library_occurrence_of_the_fixture() {
     let defines: Vec<Vec<String>> = undeclared.variants.iter().map(|&i| report.variant_defines(i)).collect();
     assert_eq!(defines, [vec!["A"], vec!["A", "C=1"], vec!["A", "C=2"], vec!["A", "C=3"]]);
 }
+
+/// Hundreds of macros: above `MAX_PAIRWISE_AXES` every value (not every pair) is covered; the blocks' own variants
+/// are merged where they agree; neighbours still pin the one macro a diagnostic needs.
+#[test]
+fn many_macros_each_value() {
+    let count = shaderlab::all_variants::MAX_PAIRWISE_AXES + 20;
+    let mut body = String::new();
+    for i in 0..count {
+        let value = if i == 150 { "missingName".to_owned() } else { format!("{i}.0") };
+        body.push_str(&format!("    #ifdef M_{i:03}\n      x += {value};\n    #endif\n"));
+    }
+    let source = format!(
+        "Shader \"Many\" {{ SubShader \"S\" {{ Pass \"P\" {{\n  mat4 renderer_MVPMat;\n  void vert() {{ gl_Position = \
+         renderer_MVPMat * vec4(1.0); }}\n  void frag() {{\n    float x = 0.0;\n{body}    gl_FragColor = vec4(x);\n  \
+         }}\n  VertexShader = vert;\n  FragmentShader = frag;\n}} }} }}"
+    );
+    let options = Options { file_name: "many.shader".into(), ..Options::default() };
+    let report = check_all_variants(&source, &MapResolver::new(), &options, 1 << 12);
+    assert_eq!(report.axes.len(), count);
+    assert_eq!(report.strategy, Strategy::EachValue);
+    assert_eq!(report.blocks, Some((count, count)), "{}", report.summary());
+    assert!(report.chosen < 8, "merged block variants: {}", report.summary());
+    let [d] = report.diagnostics.as_slice() else {
+        panic!("one diagnostic expected:\n{}", report.summary());
+    };
+    assert_eq!(d.diagnostic.code(), "UndeclaredIdentifier");
+    let Occurrence::Needs { literals, .. } = report.occurrence(d) else {
+        panic!("explained by neighbours: {:?}", report.occurrence(d));
+    };
+    let named: Vec<&str> = literals.iter().map(|l| report.axes[l.axis].name.as_str()).collect();
+    assert_eq!(named, ["M_150"]);
+    assert!(report.variants_note(d).contains("it stays exactly while M_150 is defined"), "{}", report.variants_note(d));
+}

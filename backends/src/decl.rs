@@ -191,7 +191,7 @@ impl<'a> Writer<'a> {
         if declares.is_empty() {
             self.line("};");
         } else {
-            self.line(&["} ", &*declares, ";"].concat());
+            self.line(&["} ", declares, ";"].concat());
         }
         if top_level {
             self.separate();
@@ -387,7 +387,7 @@ impl<'a> Writer<'a> {
         let ty = self.spec_type(&mem.ty);
         let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
         let qualifier = self.d.attribute_qualifier();
-        self.line(&[&*qualifier, " ", &*ty, " ", &*name, &*dims, ";"].concat());
+        self.line(&[qualifier, " ", &*ty, " ", &*name, &*dims, ";"].concat());
         let base = self.spec_base(&mem.ty);
         self.reflection.attribute(&name, &[&*base, &*dims].concat());
     }
@@ -432,8 +432,8 @@ impl<'a> Writer<'a> {
 
     fn output_line(&mut self, ty: &str, name: &str, location: Option<i64>) {
         match location {
-            Some(n) => self.line(&["layout(location = ", &n.to_string(), ") out ", &*ty, " ", &*name, ";"].concat()),
-            None => self.line(&["out ", &*ty, " ", &*name, ";"].concat()),
+            Some(n) => self.line(&["layout(location = ", &n.to_string(), ") out ", ty, " ", name, ";"].concat()),
+            None => self.line(&["out ", ty, " ", name, ";"].concat()),
         }
     }
 

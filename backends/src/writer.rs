@@ -375,7 +375,7 @@ impl<'a> Writer<'a> {
             (true, CondKind::Ifdef) => "#ifdef",
             (true, CondKind::Ifndef) => "#ifndef",
         };
-        [&*word, " ", &*text].concat()
+        [word, " ", text].concat()
     }
 
     /// Write the kept items of a guarded list, with the conditional regions around them.

@@ -112,7 +112,9 @@ pub(crate) fn write_stage(
         errors: Vec::new(),
         func: None,
         reflection,
-        out: String::new(),
+        // A stage's text is of the order of its sources' (comments dropped, interface added): reserving that
+        // avoids regrowing the output while writing.
+        out: String::with_capacity(m.sources.files.values().map(|f| f.text.len()).sum::<usize>() / 2 + 1024),
         indent: 0,
         last: Last::Nothing,
         pending_blank: false,

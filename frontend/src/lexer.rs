@@ -8,8 +8,10 @@ use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
-    // About one token per five bytes of shader text: reserving that up front avoids regrowing the vector.
-    let out = Vec::with_capacity(text.len() / 5 + 16);
+    // About one token per five bytes of shader text: reserving that up front avoids regrowing the vector. Large
+    // texts (whole files) take a buffer from the thread's pool; small ones (macro values) get their own.
+    let estimate = text.len() / 5 + 16;
+    let out = if text.len() > 4096 { crate::pool::take(estimate) } else { Vec::with_capacity(estimate) };
     let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out };
     lexer.run(names);
     lexer.out

@@ -15,6 +15,7 @@ pub mod expand;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+mod pool;
 pub mod pp_expr;
 pub mod preprocess;
 pub mod render_state;
@@ -126,6 +127,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         module.clues = sink.clues;
         return module;
     };
+    pool::give(tokens);
 
     let mut root = LevelState::default();
     if let Some(defines) = &options.defines {
@@ -244,6 +246,7 @@ impl Driver<'_> {
         );
         let ast = parser.parse_level();
         let items = lower::Lowerer::new(self.module, &ast).items();
+        pool::give(tokens);
         self.module.scopes.push(Scope { parent, items })
     }
 

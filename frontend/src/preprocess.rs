@@ -137,7 +137,7 @@ impl<'m> Preprocessor<'m> {
 
     /// Preprocess one level's tokens (from the main file) with the state inherited from the levels above.
     pub fn level(&mut self, tokens: &[Token], state: &mut PpState) -> Vec<Token> {
-        let mut out = Vec::with_capacity(tokens.len());
+        let mut out = crate::pool::take_largest(tokens.len());
         let mut ctx = FileCtx { key: String::new(), stack: Vec::new(), guard_at: None };
         self.file(tokens, state, &mut ctx, &mut out);
         out
@@ -578,8 +578,8 @@ impl<'m> Preprocessor<'m> {
         }
         let mut child = FileCtx { key: key.clone(), stack: ctx.stack.clone(), guard_at: guard.map(|_| 0) };
         child.stack.push(ctx.key.clone());
-        out.reserve(tokens.len());
         self.file(&tokens, state, &mut child, out);
+        crate::pool::give(tokens);
     }
 
     /// Expand the macro use at `toks[i]` into `out`; returns the index after the use.

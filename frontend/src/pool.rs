@@ -1,0 +1,91 @@
+//! Reuse of token buffers across compiles on one thread. An editor recompiles on every keystroke and a build
+//! compiles thousands of variants; the token vectors of a level (every included chunk's tokens appended) are the
+//! largest allocations of the frontend, and growing them again for every compile costs more than lexing. A
+//! thread keeps at most [`KEEP`] cleared buffers of at most [`MAX_TOKENS`] tokens each.
+
+use crate::token::Token;
+use std::cell::RefCell;
+
+const KEEP: usize = 8;
+const MAX_TOKENS: usize = 1 << 20;
+
+thread_local! {
+    static TOKENS: RefCell<Vec<Vec<Token>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty buffer with room for at least `min` tokens: the smallest kept one that is large enough, else the
+/// largest kept one (grown), else a new one.
+pub(crate) fn take(min: usize) -> Vec<Token> {
+    take_where(min, false)
+}
+
+/// The largest kept buffer (at least `min` tokens): for a level's output, which grows by every inclusion.
+pub(crate) fn take_largest(min: usize) -> Vec<Token> {
+    take_where(min, true)
+}
+
+fn take_where(min: usize, largest: bool) -> Vec<Token> {
+    let kept = TOKENS.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        let biggest = (0..pool.len()).max_by_key(|&i| pool[i].capacity());
+        let pick = if largest {
+            biggest
+        } else {
+            let fits = (0..pool.len()).filter(|&i| pool[i].capacity() >= min).min_by_key(|&i| pool[i].capacity());
+            fits.or(biggest)
+        };
+        pick.map(|i| pool.swap_remove(i))
+    });
+    match kept {
+        Some(mut v) => {
+            v.reserve(min);
+            v
+        }
+        None => Vec::with_capacity(min),
+    }
+}
+
+/// Give a buffer back for reuse (dropped when the pool is full or the buffer is very large).
+pub(crate) fn give(mut v: Vec<Token>) {
+    if v.capacity() == 0 || v.capacity() > MAX_TOKENS {
+        return;
+    }
+    v.clear();
+    TOKENS.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        if pool.len() < KEEP {
+            pool.push(v);
+        } else if let Some(i) = (0..pool.len()).min_by_key(|&i| pool[i].capacity()) {
+            if pool[i].capacity() < v.capacity() {
+                pool[i] = v;
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_come_back_empty_and_large_enough() {
+        let mut v = take(100);
+        assert!(v.capacity() >= 100);
+        v.push(Token {
+            kind: crate::token::TokenKind::Ident,
+            sym: shaderlab_ir::Interner::EMPTY,
+            span: Default::default(),
+            line_start: true,
+        });
+        let cap = v.capacity();
+        give(v);
+        let again = take(10);
+        assert!(again.is_empty());
+        assert_eq!(again.capacity(), cap, "the kept buffer is reused");
+        let bigger = take(cap * 4);
+        assert!(bigger.capacity() >= cap * 4 && bigger.is_empty());
+        give(bigger);
+        give(Vec::with_capacity(8));
+        assert!(take_largest(1).capacity() >= cap * 4, "a level's output takes the largest buffer");
+    }
+}

@@ -63,13 +63,20 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     self.line_start = true;
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    // Runs of blanks (indentation) in one tight loop.
+                    self.pos += 1;
+                    while self.pos < self.bytes.len()
+                        && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+                    {
+                        self.pos += 1;
+                    }
+                }
                 b'\\' if matches!(self.peek(1), b'\n') => self.pos += 2,
                 b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
                 b'/' if self.peek(1) == b'/' => {
-                    while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
+                    let rest = &self.bytes[self.pos..];
+                    self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
                 }
                 b'/' if self.peek(1) == b'*' => {
                     self.pos += 2;
@@ -102,10 +109,10 @@ impl<'a> Lexer<'a> {
                         self.pos += 1;
                     }
                     if self.peek(0) == b'"' {
-                        let content = &self.text[start + 1..self.pos];
+                        let src: &'a str = self.text;
+                        let content = &src[start + 1..self.pos];
                         self.pos += 1;
-                        let content = content.to_owned();
-                        self.push(TokenKind::Str, start, names, Some(&content));
+                        self.push(TokenKind::Str, start, names, Some(content));
                     } else {
                         self.push(TokenKind::Error(LexError::UnterminatedString), start, names, None);
                     }
@@ -212,10 +219,11 @@ impl<'a> Lexer<'a> {
             }
             error.get_or_insert("invalid suffix on numeric literal");
         }
-        let text = self.text[start..self.pos].to_owned();
+        let src: &'a str = self.text;
+        let text = &src[start..self.pos];
         match error {
-            Some(reason) => self.push(TokenKind::Error(LexError::InvalidNumber(reason)), start, names, Some(&text)),
-            None => self.push(kind, start, names, Some(&text)),
+            Some(reason) => self.push(TokenKind::Error(LexError::InvalidNumber(reason)), start, names, Some(text)),
+            None => self.push(kind, start, names, Some(text)),
         }
     }
 

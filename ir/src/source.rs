@@ -12,8 +12,9 @@ pub struct SourceFile {
     pub text: String,
     /// The `#include` directive that brought this chunk in; `None` for the main file.
     pub included_from: Option<Span>,
+    /// Byte offsets where lines start, computed on first use (only diagnostics need it).
     #[serde(skip)]
-    line_starts: Vec<u32>,
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 /// Equality of what a file is (its line table is a cache, absent after deserialization).
@@ -25,20 +26,15 @@ impl PartialEq for SourceFile {
 
 impl SourceFile {
     pub fn new(name: String, text: String, included_from: Option<Span>) -> Self {
-        let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name, text, included_from, line_starts }
+        SourceFile { name, text, included_from, line_starts: std::sync::OnceLock::new() }
     }
 
-    fn line_starts(&self) -> std::borrow::Cow<'_, [u32]> {
-        if self.line_starts.is_empty() {
-            // Deserialized files do not carry the table.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
             let mut starts = vec![0u32];
             starts.extend(self.text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
-            std::borrow::Cow::Owned(starts)
-        } else {
-            std::borrow::Cow::Borrowed(&self.line_starts)
-        }
+            starts
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to the end.

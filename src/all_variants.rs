@@ -23,7 +23,7 @@
 //! - **Descriptions.** In every variant; else, exhaustively, the shortest conjunction found that selects exactly its
 //!   variants; else, in a covering subset, the macros whose single changes remove it; else the variants, listed.
 
-use crate::{analyze, IncludeResolver, Options};
+use crate::{analyze, Analysis, IncludeResolver, Options};
 use codespan_reporting::term::termcolor::WriteColor;
 use serde_json::{json, Value};
 use shaderlab_ir::{
@@ -164,15 +164,19 @@ pub fn check_all_variants(
 ) -> AllVariantsReport {
     let includes = CachedIncludes { inner: includes, cache: Mutex::new(HashMap::new()) };
     let mut fixed = options.defines.clone().unwrap_or_default();
-    let preserving = analyze(source, &includes, &Options { defines: None, ..options.clone() });
-    let walk = Walk::new(&preserving.module);
-    let (axes, runtime) = find_axes(&preserving.module, &preserving.facts, &walk.tested, &fixed);
+    let Analysis { module: preserving, facts, .. } =
+        analyze(source, &includes, &Options { defines: None, ..options.clone() });
+    let walk = Walk::new(&preserving);
+    let (axes, runtime) = find_axes(&preserving, &facts, &walk.tested, &fixed);
+    // Only the module is needed from here on (the model reads its regions): free the side tables before the
+    // variants run, to keep peak memory down.
+    drop(facts);
     fixed.extend(runtime.into_iter().map(|name| (name, "1".to_owned())));
 
     let sizes: Vec<usize> = axes.iter().map(|a| a.values.len()).collect();
     let total = sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s as u64));
     let exhaustive_check = total.is_some_and(|n| n <= max_variants.max(1));
-    let model = (!exhaustive_check).then(|| Model::new(&preserving.module, &walk.branches, &axes, &fixed));
+    let model = (!exhaustive_check).then(|| Model::new(&preserving, &walk.branches, &axes, &fixed));
     let mut blocks = None;
     let (strategy, mut variants) = match &model {
         None => (Strategy::Exhaustive, exhaustive(&sizes)),

@@ -449,8 +449,19 @@ impl<'m> Preprocessor<'m> {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
             Err(reason) => {
-                let span = Self::condition_span(condition, rest);
-                self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
+                // A macro whose body holds an unreadable character was reported at its `#define`: the condition
+                // failing because of it is the same problem, not a second one.
+                let broken = rest.iter().any(|t| {
+                    t.kind == TokenKind::Ident
+                        && state
+                            .macros
+                            .get(&t.sym)
+                            .is_some_and(|m| m.body.iter().any(|b| matches!(b.kind, TokenKind::Error(_))))
+                });
+                if !broken {
+                    let span = Self::condition_span(condition, rest);
+                    self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
+                }
                 Some(false)
             }
         }
@@ -493,6 +504,15 @@ impl<'m> Preprocessor<'m> {
             }
         }
         let _ = line;
+        // A character outside GLSL's character set is an error wherever it stands outside a comment, also in a
+        // macro body that is never expanded (the preserving output would carry it to the driver).
+        if let Some(t) =
+            rest[body_start..].iter().find(|t| matches!(t.kind, TokenKind::Error(LexError::UnexpectedChar(_))))
+        {
+            if let TokenKind::Error(e) = t.kind {
+                self.report_lex_error(t, &e);
+            }
+        }
         let body: Vec<Token> = rest[body_start..].to_vec();
         state.macros.insert(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone() }));
         if !self.variant {

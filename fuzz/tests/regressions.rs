@@ -97,3 +97,20 @@ fn both_branch_function_keeps_both_definitions() {
         }
     }
 }
+
+/// A character outside GLSL's character set inside a `#define` body is an error at that character, in preserving
+/// mode and in every variant (it used to pass unreported and reach the emitted GLSL).
+#[test]
+fn invalid_character_in_a_define_body_is_reported() {
+    let text = read("invalid-char-in-define.shader");
+    let at = text.find('\u{a0}').expect("the fixture holds a no-break space") as u32;
+    for (what, options) in
+        [("preserving", preserving()), ("no macro", variant(&[])), ("USE_RED", variant(&["USE_RED".to_owned()]))]
+    {
+        let a = run(&text, &options);
+        let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == shaderlab::ir::Severity::Error).collect();
+        assert_eq!(errors.len(), 1, "{what}: {:#?}", describe(&a));
+        assert_eq!(errors[0].code(), "UnexpectedToken", "{what}: {:#?}", describe(&a));
+        assert_eq!(errors[0].span.start, at, "{what}: at the character: {:#?}", describe(&a));
+    }
+}

@@ -5,16 +5,36 @@
 //! a backslash before a line break joins the lines.
 
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{FileId, Interner, Span};
+use shaderlab_ir::{FileId, Interner, Name, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     // About one token per five bytes of shader text: reserving that up front avoids regrowing the vector. Large
     // texts (whole files) take a buffer from the thread's pool; small ones (macro values) get their own.
     let estimate = text.len() / 5 + 16;
     let out = if text.len() > 4096 { crate::pool::take(estimate) } else { Vec::with_capacity(estimate) };
-    let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out };
+    let cache = if text.len() > 4096 { vec![CacheSlot::default(); CACHE_SLOTS] } else { Vec::new() };
+    let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out, cache };
     lexer.run(names);
     lexer.out
+}
+
+/// Slots of the identifier cache (a power of two).
+const CACHE_SLOTS: usize = 1024;
+
+/// One slot of the lexer's identifier cache: the spelling's first eight bytes and length, and its name.
+#[derive(Clone, Copy, Default)]
+struct CacheSlot {
+    head: u64,
+    len: u32,
+    name: Option<Name>,
+}
+
+/// The first (up to) eight bytes of `text`, little-endian, zero-padded.
+fn head_of(text: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = text.len().min(8);
+    word[..n].copy_from_slice(&text[..n]);
+    u64::from_le_bytes(word)
 }
 
 struct Lexer<'a> {
@@ -24,6 +44,9 @@ struct Lexer<'a> {
     file: FileId,
     line_start: bool,
     out: Vec<Token>,
+    /// A direct-mapped cache in front of the interner: shader text repeats a few hundred spellings (keywords,
+    /// types, its own names), and a hit costs a comparison instead of a hash-table lookup. Empty for small texts.
+    cache: Vec<CacheSlot>,
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -41,7 +64,7 @@ impl<'a> Lexer<'a> {
 
     fn push(&mut self, kind: TokenKind, start: usize, names: &mut Interner, sym_text: Option<&str>) {
         let sym = match sym_text {
-            Some(text) => names.intern(text),
+            Some(text) => self.intern(text, names),
             None => Interner::EMPTY,
         };
         self.out.push(Token {
@@ -51,6 +74,27 @@ impl<'a> Lexer<'a> {
             line_start: self.line_start,
         });
         self.line_start = false;
+    }
+
+    fn intern(&mut self, text: &str, names: &mut Interner) -> Name {
+        if self.cache.is_empty() {
+            return names.intern(text);
+        }
+        let bytes = text.as_bytes();
+        let head = head_of(bytes);
+        let len = bytes.len() as u32;
+        let hash = (head ^ (len as u64).rotate_left(59)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = (hash >> 54) as usize & (CACHE_SLOTS - 1);
+        let entry = self.cache[slot];
+        if let Some(name) = entry.name {
+            // Spellings of at most eight bytes are equal when their heads and lengths are.
+            if entry.head == head && entry.len == len && (len <= 8 || names.resolve(name) == text) {
+                return name;
+            }
+        }
+        let name = names.intern(text);
+        self.cache[slot] = CacheSlot { head, len, name: Some(name) };
+        name
     }
 
     fn run(&mut self, names: &mut Interner) {
@@ -362,5 +406,23 @@ mod tests {
         let toks = lex("#define A \\\n 1\nB", FileId::from_u32(0), &mut names);
         let starts: Vec<bool> = toks.iter().map(|t| t.line_start).collect();
         assert_eq!(starts, vec![true, false, false, false, true]);
+    }
+
+    #[test]
+    fn identifier_cache_gives_the_interner_s_names() {
+        // Large enough for the cache; spellings that share their first eight bytes and length, short ones, and
+        // many distinct names (slot collisions).
+        let mut text = String::new();
+        for i in 0..3000 {
+            text.push_str(&format!("position_{} position_{} vec4 v{} a b_{} ", i % 7, (i + 3) % 7, i % 500, i));
+        }
+        assert!(text.len() > 4096);
+        let mut names = Interner::new();
+        let toks = lex(&text, FileId::from_u32(0), &mut names);
+        let spellings: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(toks.len(), spellings.len());
+        for (t, s) in toks.iter().zip(&spellings) {
+            assert_eq!(names.resolve(t.sym), *s);
+        }
     }
 }

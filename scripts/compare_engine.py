@@ -9,6 +9,11 @@ The set: every v1-syntax corpus file (branches 1.3-1.5 and refactor-shaderlab-ol
 without error; files one of them refuses are listed with the reason and left out of the ratio. Both sides time
 in-process after a warm-up, includes already in memory. Exit code 0 whatever the ratio (this is a measurement,
 not a test).
+
+Mode: the engine's 1.3 compiler evaluates the macros at compile time (one variant, with its platform macros
+HAS_TEX_LOD, HAS_DERIVATIVES and GRAPHICS_API_WEBGL1/2). By default shaderlab compiles the same variant (`-D` of
+those macros); `--mode preserving` times shaderlab's preserving compile instead (every variant kept in the output:
+more work than the engine does).
 """
 import argparse
 import json
@@ -43,15 +48,23 @@ def peer_median_ms(peer, path, target, iterations):
     return json.loads(out.stdout)["median_ms"]
 
 
-def ours_compiles(path, target):
+def mode_args(mode, target):
+    if mode == "preserving":
+        return []
+    api = "GRAPHICS_API_WEBGL2" if target == "gles300" else "GRAPHICS_API_WEBGL1"
+    return [arg for m in ("HAS_TEX_LOD", "HAS_DERIVATIVES", api) for arg in ("-D", m)]
+
+
+def ours_compiles(path, target, mode):
     out = subprocess.run([str(BIN), "compile", str(path), "--target", target, "--format", "json"]
-                         + include_args(path.name), capture_output=True, text=True)
+                         + include_args(path.name) + mode_args(mode, target), capture_output=True, text=True)
     return out.returncode == 0
 
 
-def ours_timing(path, target, iterations):
+def ours_timing(path, target, iterations, mode):
     out = subprocess.run([str(BIN), "bench", str(path), "--target", target, "--iterations", str(iterations),
-                          "--format", "json"] + include_args(path.name), capture_output=True, text=True, check=True)
+                          "--format", "json"] + include_args(path.name) + mode_args(mode, target),
+                         capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -59,6 +72,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--target", choices=["gles100", "gles300"], default="gles300")
+    ap.add_argument("--mode", choices=["variant", "preserving"], default="variant",
+                    help="shaderlab compiles the engine's variant (default) or in preserving mode")
     ap.add_argument("--json", help="also write the table as JSON here")
     args = ap.parse_args()
     peer = ORACLES / "peer" / "compile.mjs"
@@ -71,11 +86,11 @@ def main():
         if not ok:
             skipped.append((path.name, why))
             continue
-        if not ours_compiles(path, args.target):
+        if not ours_compiles(path, args.target, args.mode):
             skipped.append((path.name, "shaderlab refuses it (see `shaderlab check`)"))
             continue
         engine_ms = peer_median_ms(peer, path, args.target, args.iterations)
-        ours = ours_timing(path, args.target, args.iterations)
+        ours = ours_timing(path, args.target, args.iterations, args.mode)
         ratio = engine_ms * 1000.0 / ours["median_us"]
         rows.append({"file": path.name, "engine_median_ms": engine_ms, "shaderlab_median_us": ours["median_us"],
                      "shaderlab_min_us": ours["min_us"], "ratio": ratio})
@@ -84,13 +99,13 @@ def main():
         print(f"{r['file']:<48} {r['engine_median_ms']:>10.3f} {r['shaderlab_median_us']:>13.1f} {r['ratio']:>7.1f}x")
     geomean = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows)) if rows else float("nan")
     worst = min(rows, key=lambda r: r["ratio"]) if rows else None
-    print(f"geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
+    print(f"mode: {args.mode}; geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
           + (f"; lowest {worst['ratio']:.1f}x ({worst['file']})" if worst else ""))
     for name, why in skipped:
         print(f"left out: {name}: {why}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"target": args.target, "iterations": args.iterations, "rows": rows, "geomean": geomean,
+            json.dump({"target": args.target, "mode": args.mode, "iterations": args.iterations, "rows": rows, "geomean": geomean,
                        "left_out": [{"file": n, "why": w} for n, w in skipped]}, f, indent=2)
 
 

@@ -465,8 +465,11 @@ impl<'m> Folder<'m> {
                 (c, value)
             }
             Expr::Call { args, callee, .. } => {
-                let mut ids = Vec::new();
-                Guarded::for_each_item(args, &mut |a| ids.push(*a));
+                let ids = || {
+                    let mut ids = Vec::new();
+                    Guarded::for_each_item(args, &mut |a| ids.push(*a));
+                    ids
+                };
                 match self.typing.callees.get(owner, id) {
                     Callee::Builtin(_) => {
                         let name = m.name(*callee);
@@ -477,18 +480,19 @@ impl<'m> Folder<'m> {
                         if texture {
                             return (Constness::NotConst, None);
                         }
+                        let ids = ids();
                         let c = self.all(owner, &ids);
                         let comps: Option<Vec<Vec<Scalar>>> = ids.iter().map(|a| self.components(owner, *a)).collect();
                         (c, comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components))
                     }
-                    Callee::Struct(_) => (self.all(owner, &ids), None),
+                    Callee::Struct(_) => (self.all(owner, &ids()), None),
                     Callee::User(_) => (Constness::NotConst, None),
                     Callee::None => (Constness::Unknown, None),
                 }
             }
             Expr::Member { base, .. } => {
-                let (c, v) = self.get(owner, *base);
-                let value = match (self.typing.access.get(owner, id), v) {
+                let c = *self.out.constness.get(owner, *base);
+                let value = match (self.typing.access.get(owner, id), self.out.values.get(owner, *base)) {
                     (Access::Swizzle(sw), Some(ConstValue::Components(comps))) => sw
                         .iter()
                         .map(|&i| comps.get(i as usize).copied())

@@ -14,7 +14,7 @@ use crate::resolve::{Resolution, Resolved, Symbol};
 use crate::table::Owner;
 use crate::ty::Ty;
 use crate::typing::{type_name, Callee, Type, Typing};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     Expr, ExprId, FunctionId, Guarded, Interpolation, Module, Name, ParamKind, PassId, PassKind, ScalarKind, Span,
@@ -267,8 +267,10 @@ impl<'m> IoCx<'m> {
         // Uses, per stage.
         let inputs_v: Vec<StructId> = io.attributes.into_iter().collect();
         let inputs_f: Vec<StructId> = io.varyings.into_iter().collect();
+        // The pass's IO structs (all `uses` reads of `io`; the closures below only add to its sets).
+        let stage_io = [io.attributes, io.varyings, io.mrt];
         for &f in vorder {
-            self.uses(f, Stage::Vertex, &io.clone(), &inputs_v, v, &mut |kind, s, name, write| match kind {
+            self.uses(f, Stage::Vertex, stage_io, &inputs_v, v, &mut |kind, s, name, write| match kind {
                 UseKind::Member if Some(s) == io.attributes && !write => {
                     io.attributes_read.insert(name);
                 }
@@ -279,7 +281,7 @@ impl<'m> IoCx<'m> {
             });
         }
         for &f in forder {
-            self.uses(f, Stage::Fragment, &io.clone(), &inputs_f, fr, &mut |kind, s, name, write| {
+            self.uses(f, Stage::Fragment, stage_io, &inputs_f, fr, &mut |kind, s, name, write| {
                 if kind == UseKind::Member && Some(s) == io.varyings && !write {
                     io.varyings_read.insert(name);
                 }
@@ -484,7 +486,7 @@ impl<'m> IoCx<'m> {
         &mut self,
         f: FunctionId,
         stage: Stage,
-        io: &PassIo,
+        stage_io: [Option<StructId>; 3],
         inputs: &[StructId],
         entry: Option<FunctionId>,
         on_use: &mut dyn FnMut(UseKind, StructId, Name, bool),
@@ -499,12 +501,12 @@ impl<'m> IoCx<'m> {
             })
         });
         // Expressions that are written: assignment targets and everything on their base chains.
-        let mut written: HashSet<ExprId> = HashSet::default();
+        let mut written = vec![false; func.exprs.len()];
         for (_, e) in func.exprs.iter() {
             if let Expr::Assign { target, .. } | Expr::IncDec { target, .. } = &e.kind {
                 let mut t = *target;
                 loop {
-                    written.insert(t);
+                    written[t.index()] = true;
                     match &func.exprs[t].kind {
                         Expr::Member { base, .. } | Expr::Index { base, .. } => t = *base,
                         _ => break,
@@ -512,14 +514,13 @@ impl<'m> IoCx<'m> {
                 }
             }
         }
-        let stage_io = [io.attributes, io.varyings, io.mrt];
         for (id, e) in func.exprs.iter() {
             match &e.kind {
                 Expr::Member { base, member, .. } => {
                     let exists = matches!(self.typing.access.get(owner, id), crate::typing::Access::Field(_));
                     if let Type::Known(Ty::Struct(s)) = self.typing.exprs.get(owner, *base) {
                         if stage_io.contains(&Some(*s)) && exists {
-                            let write = written.contains(&id);
+                            let write = written[id.index()];
                             on_use(UseKind::Member, *s, *member, write);
                             // Only the entry's own input parameter is the stage input (locals and helper
                             // parameters of the struct type are copies).
@@ -534,7 +535,7 @@ impl<'m> IoCx<'m> {
                         for sym in symbols {
                             match sym {
                                 Symbol::IoMember(s, name) => {
-                                    let write = written.contains(&id);
+                                    let write = written[id.index()];
                                     on_use(UseKind::Member, *s, *name, write);
                                     if write && inputs.contains(s) {
                                         self.not_writable(*s, *name, stage, e.span);

@@ -127,8 +127,10 @@ pub fn resolve(module: &Module) -> Resolution {
         out,
         levels: Vec::new(),
         locals: Vec::new(),
+        spare_scopes: Vec::new(),
         local_names: HashMap::default(),
         function_suggestions: HashMap::default(),
+        macros_by_name: None,
         dead_clue: PassClue::new(
             PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name: String::new() }),
             Span::default(),
@@ -297,6 +299,8 @@ struct Resolver<'m> {
     out: Resolution,
     levels: Vec<Level>,
     locals: Vec<LocalScope>,
+    /// Emptied scopes kept for reuse (their maps keep their tables).
+    spare_scopes: Vec<LocalScope>,
     /// Every local name of the current function with its first declaration (for UseBeforeDeclaration).
     local_names: HashMap<Name, Span>,
     preserving: bool,
@@ -305,19 +309,35 @@ struct Resolver<'m> {
     dead_clue: PassClue,
     /// Memoized did-you-mean answers for undefined functions.
     function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
+    /// Every macro definition by name, in declaration order (built on the first macro use).
+    macros_by_name: Option<HashMap<Name, Vec<MacroId>>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
     /// not reported again (one root cause, one diagnostic).
     incomplete: bool,
 }
 
 impl<'m> Resolver<'m> {
+    fn push_scope(&mut self) {
+        let scope = self.spare_scopes.pop().unwrap_or_default();
+        self.locals.push(scope);
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(mut scope) = self.locals.pop() {
+            scope.names.clear();
+            scope.structs.clear();
+            scope.functions.clear();
+            self.spare_scopes.push(scope);
+        }
+    }
+
     fn name(&self, n: Name) -> &'m str {
         self.m.names.resolve(n)
     }
 
     fn clue(&mut self, kind: SymbolClue, span: Span, ctx: &CondCtx) -> &mut PassClue {
         let mut clue = PassClue::new(PassClueKind::Symbol(kind), span);
-        clue.conditions = ctx.descriptions.clone();
+        clue.conditions = ctx.description_strings();
         // Code no variant compiles is never wrong: the clue goes to a scratch slot.
         if ctx.is_dead() {
             self.dead_clue = clue;
@@ -439,10 +459,10 @@ impl<'m> Resolver<'m> {
         for l in f.locals.values() {
             self.local_names.entry(l.name).or_insert(l.name_span);
         }
-        self.locals.push(LocalScope::default());
+        self.push_scope();
         self.params(id, &f.params, ctx);
         self.stmts(id, &body.stmts, ctx);
-        self.locals.pop();
+        self.pop_scope();
         self.local_names.clear();
     }
 
@@ -469,12 +489,12 @@ impl<'m> Resolver<'m> {
         let m = self.m;
         let l = &m.functions[f].locals[local];
         let name = l.name;
-        let text = self.name(name).to_owned();
+        let text = self.name(name);
         if let Some(scope) = self.locals.last() {
             if let Some((_, _, first)) = scope.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
             {
                 let first = *first;
-                self.clue(SymbolClue::Redefinition { name: text.clone() }, l.name_span, ctx)
+                self.clue(SymbolClue::Redefinition { name: text.to_owned() }, l.name_span, ctx)
                     .notes
                     .push(crate::clue::PassNote { span: Some(first), message: "previous declaration is here".into() });
             } else if l.kind == shaderlab_ir::LocalKind::Variable {
@@ -491,7 +511,7 @@ impl<'m> Resolver<'m> {
                 // A local hides outer locals and parameters from a nested block; it hides a global anywhere.
                 let outer = outer.filter(|_| self.locals.len() > 1);
                 if let Some(hidden) = outer.or(global) {
-                    self.clue(SymbolClue::ShadowedDeclaration { name: text }, l.name_span, ctx)
+                    self.clue(SymbolClue::ShadowedDeclaration { name: text.to_owned() }, l.name_span, ctx)
                         .notes
                         .push(crate::clue::PassNote { span: Some(hidden), message: "hides this declaration".into() });
                 }
@@ -513,12 +533,12 @@ impl<'m> Resolver<'m> {
 
     /// A sub-statement that opens its own scope (an `if` branch, a loop body).
     fn scoped(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
-        self.locals.push(LocalScope::default());
+        self.push_scope();
         match &s.kind {
             StmtKind::Block(b) => self.stmts(f, &b.stmts, ctx),
             _ => self.stmt(f, s, ctx),
         }
-        self.locals.pop();
+        self.pop_scope();
     }
 
     fn stmt(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
@@ -567,9 +587,9 @@ impl<'m> Resolver<'m> {
                 }
             }
             StmtKind::Block(b) => {
-                self.locals.push(LocalScope::default());
+                self.push_scope();
                 self.stmts(f, &b.stmts, ctx);
-                self.locals.pop();
+                self.pop_scope();
             }
             StmtKind::If { condition, accept, reject } => {
                 self.expr(owner, *condition, ctx);
@@ -579,7 +599,7 @@ impl<'m> Resolver<'m> {
                 }
             }
             StmtKind::For { init, condition, update, body } => {
-                self.locals.push(LocalScope::default());
+                self.push_scope();
                 if let Some(i) = init {
                     self.stmt(f, i, ctx);
                 }
@@ -590,7 +610,7 @@ impl<'m> Resolver<'m> {
                     self.expr(owner, *u, ctx);
                 }
                 self.scoped(f, body, ctx);
-                self.locals.pop();
+                self.pop_scope();
             }
             StmtKind::While { condition, body } => {
                 self.expr(owner, *condition, ctx);
@@ -602,9 +622,9 @@ impl<'m> Resolver<'m> {
             }
             StmtKind::Switch { selector, body } => {
                 self.expr(owner, *selector, ctx);
-                self.locals.push(LocalScope::default());
+                self.push_scope();
                 self.stmts(f, &body.stmts, ctx);
-                self.locals.pop();
+                self.pop_scope();
             }
         }
     }
@@ -855,7 +875,14 @@ impl<'m> Resolver<'m> {
                 self.args(owner, args, ctx);
             }
             Expr::MacroRef { name, args } => {
-                let defs: Vec<MacroId> = m.macros.iter().filter(|(_, d)| d.name == *name).map(|(i, _)| i).collect();
+                let by_name = self.macros_by_name.get_or_insert_with(|| {
+                    let mut map: HashMap<Name, Vec<MacroId>> = HashMap::default();
+                    for (i, d) in m.macros.iter() {
+                        map.entry(d.name).or_default().push(i);
+                    }
+                    map
+                });
+                let defs: Vec<MacroId> = by_name.get(name).cloned().unwrap_or_default();
                 self.out.macro_refs.set(owner, id, defs);
                 if let Some(args) = args {
                     self.args(owner, args, ctx);

@@ -26,16 +26,17 @@ impl<T: Clone + Default> ExprTable<T> {
 
     /// A table with an entry (the default value) for every expression of the module.
     pub fn for_module(m: &shaderlab_ir::Module) -> Self {
-        let mut table = ExprTable::new();
-        table.global.resize(m.global_exprs.len());
-        for (f, func) in m.functions.iter() {
-            let mut map = SecondaryMap::with_capacity(func.exprs.len());
-            map.resize(func.exprs.len());
-            table.functions[f] = map;
+        /// A map with the default value for each of `n` expressions.
+        fn filled<T: Clone + Default>(n: usize) -> SecondaryMap<ExprId, T> {
+            let mut elems = Vec::with_capacity(n);
+            elems.resize_with(n, T::default);
+            SecondaryMap::from(elems)
         }
-        table
+        let functions: Vec<SecondaryMap<ExprId, T>> = m.functions.values().map(|f| filled(f.exprs.len())).collect();
+        ExprTable { global: filled(m.global_exprs.len()), functions: SecondaryMap::from(functions) }
     }
 
+    #[inline]
     pub fn get(&self, owner: Owner, e: ExprId) -> &T {
         match owner {
             Owner::Global => &self.global[e],
@@ -43,6 +44,7 @@ impl<T: Clone + Default> ExprTable<T> {
         }
     }
 
+    #[inline]
     pub fn set(&mut self, owner: Owner, e: ExprId, value: T) {
         match owner {
             Owner::Global => self.global[e] = value,

@@ -32,8 +32,9 @@ pub struct CtxData {
     pub path: Vec<BranchRef>,
     /// Certain facts: `(macro, defined?)`.
     pub atoms: Vec<(Name, bool)>,
-    /// Human descriptions, outermost first (`MATERIAL_HAS_BASETEXTURE is defined`).
-    pub descriptions: Vec<String>,
+    /// Human descriptions, outermost first (`MATERIAL_HAS_BASETEXTURE is defined`); shared, so entering a region
+    /// copies pointers, not text.
+    pub descriptions: Vec<Arc<str>>,
 }
 
 static UNCONDITIONAL: CtxData = CtxData { path: Vec::new(), atoms: Vec::new(), descriptions: Vec::new() };
@@ -55,6 +56,10 @@ impl CondCtx {
 
     /// Whether some variant contains code of both contexts.
     pub fn compatible(&self, other: &CondCtx) -> bool {
+        if self.data.is_none() || other.data.is_none() {
+            // An unconditional context has no branches and no facts.
+            return true;
+        }
         for a in &self.path {
             for b in &other.path {
                 if a.region == b.region && a.branch != b.branch {
@@ -84,18 +89,29 @@ impl CondCtx {
 
     /// The context of branch `branch` (or [`ELSE_BRANCH`]) of `region`.
     pub fn enter<T>(&self, module: &Module, region: &CondRegion<T>, branch: u32) -> CondCtx {
-        let mut ctx: CtxData = (**self).clone();
-        ctx.path.push(BranchRef { region: region.end_span, branch });
+        let outer: &CtxData = self;
+        let mut path = Vec::with_capacity(outer.path.len() + 1);
+        path.extend_from_slice(&outer.path);
+        path.push(BranchRef { region: region.end_span, branch });
+        let mut atoms = Vec::with_capacity(outer.atoms.len() + 2);
+        atoms.extend_from_slice(&outer.atoms);
         let taken = if branch == ELSE_BRANCH { region.branches.len() } else { branch as usize };
         for (i, b) in region.branches.iter().enumerate().take(taken + 1) {
             let holds = i == taken && branch != ELSE_BRANCH;
             if i == taken && branch == ELSE_BRANCH {
                 break;
             }
-            certain_atoms(&b.condition.expr, holds, &mut ctx.atoms);
+            certain_atoms(&b.condition.expr, holds, &mut atoms);
         }
-        ctx.descriptions.push(describe_branch(module, region, branch));
-        CondCtx { data: Some(Arc::new(ctx)) }
+        let mut descriptions = Vec::with_capacity(outer.descriptions.len() + 1);
+        descriptions.extend(outer.descriptions.iter().cloned());
+        descriptions.push(Arc::from(describe_branch(module, region, branch)));
+        CondCtx { data: Some(Arc::new(CtxData { path, atoms, descriptions })) }
+    }
+
+    /// The descriptions as owned strings (for a clue).
+    pub fn description_strings(&self) -> Vec<String> {
+        self.descriptions.iter().map(|d| String::from(&**d)).collect()
     }
 }
 
@@ -118,33 +134,54 @@ fn certain_atoms(expr: &PpExpr, value: bool, out: &mut Vec<(Name, bool)>) {
     }
 }
 
-fn describe_condition(module: &Module, c: &Condition, holds: bool) -> String {
-    match (&c.expr, holds) {
-        (PpExpr::Defined(n), true) => format!("{} is defined", module.name(*n)),
-        (PpExpr::Defined(n), false) => format!("{} is not defined", module.name(*n)),
-        (PpExpr::Unary(PpUnaryOp::Not, e), h) if matches!(**e, PpExpr::Defined(_)) => {
-            describe_condition(module, &Condition { expr: (**e).clone(), ..c.clone() }, !h)
+/// Appends the description of `c` evaluating to `holds` to `out`.
+fn describe_condition(module: &Module, c: &Condition, holds: bool, out: &mut String) {
+    let (expr, holds) = match &c.expr {
+        PpExpr::Unary(PpUnaryOp::Not, e) if matches!(**e, PpExpr::Defined(_)) => (&**e, !holds),
+        e => (e, holds),
+    };
+    match (expr, holds) {
+        (PpExpr::Defined(n), true) => {
+            out.push_str(module.name(*n));
+            out.push_str(" is defined");
         }
-        (_, true) => format!("`{}` holds", c.text.trim()),
-        (_, false) => format!("`{}` does not hold", c.text.trim()),
+        (PpExpr::Defined(n), false) => {
+            out.push_str(module.name(*n));
+            out.push_str(" is not defined");
+        }
+        (_, true) => {
+            out.push('`');
+            out.push_str(c.text.trim());
+            out.push_str("` holds");
+        }
+        (_, false) => {
+            out.push('`');
+            out.push_str(c.text.trim());
+            out.push_str("` does not hold");
+        }
     }
 }
 
 fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> String {
-    if branch == ELSE_BRANCH {
-        return region
-            .branches
-            .iter()
-            .map(|b| describe_condition(module, &b.condition, false))
-            .collect::<Vec<_>>()
-            .join(" and ");
+    let mut out = String::with_capacity(64);
+    let (failed, taken) = if branch == ELSE_BRANCH {
+        (region.branches.len(), None)
+    } else {
+        (branch as usize, region.branches.get(branch as usize))
+    };
+    for (i, b) in region.branches.iter().take(failed).enumerate() {
+        if i > 0 {
+            out.push_str(" and ");
+        }
+        describe_condition(module, &b.condition, false, &mut out);
     }
-    let mut parts: Vec<String> =
-        region.branches.iter().take(branch as usize).map(|b| describe_condition(module, &b.condition, false)).collect();
-    if let Some(b) = region.branches.get(branch as usize) {
-        parts.push(describe_condition(module, &b.condition, true));
+    if let Some(b) = taken {
+        if failed > 0 {
+            out.push_str(" and ");
+        }
+        describe_condition(module, &b.condition, true, &mut out);
     }
-    parts.join(" and ")
+    out
 }
 
 /// Whether a region of global items is an include guard.

@@ -152,7 +152,7 @@ impl<'m> Typer<'m> {
 
     fn clue(&mut self, kind: TypeClue, span: Span) -> &mut PassClue {
         let mut clue = PassClue::new(PassClueKind::Type(kind), span);
-        clue.conditions = self.ctx.descriptions.clone();
+        clue.conditions = self.ctx.description_strings();
         if self.ctx.is_dead() {
             self.dead_clue = clue;
             return &mut self.dead_clue;
@@ -652,8 +652,8 @@ impl<'m> Typer<'m> {
             Expr::Call { callee, args, .. } => {
                 let arg_types = self.args(owner, args);
                 let target = self.res.calls.get(owner, id).clone();
-                let name = m.name(*callee).to_owned();
-                self.call(owner, id, &name, target, arg_types, span)
+                let name = m.name(*callee);
+                self.call(owner, id, name, target, arg_types, span)
             }
             Expr::Construct { ty, args } => {
                 self.spec_dims(ty, owner);
@@ -684,8 +684,8 @@ impl<'m> Typer<'m> {
                 let Type::Known(bt) = b else {
                     return Type::Unknown(b.reason());
                 };
-                let name = m.name(*member).to_owned();
-                self.member(owner, id, &bt, &name, *member_span)
+                let name = m.name(*member);
+                self.member(owner, id, &bt, name, *member_span)
             }
             Expr::Index { base, index } => {
                 let b = self.expr(owner, *base);
@@ -764,6 +764,7 @@ impl<'m> Typer<'m> {
 
     fn ident(&mut self, owner: Owner, id: ExprId) -> Type {
         match self.res.idents.get(owner, id) {
+            Resolved::Symbols(symbols) if symbols.len() == 1 => self.symbol_type(owner, &symbols[0]),
             Resolved::Symbols(symbols) => {
                 let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(owner, s)).collect();
                 match types.first() {

@@ -146,13 +146,16 @@ pub fn variables() -> &'static [BuiltinVar] {
 }
 
 pub fn variable(name: &str) -> Option<&'static BuiltinVar> {
-    catalogue().variables.iter().find(|v| v.name == name)
+    let catalogue = catalogue();
+    catalogue.variables_by_name.get(name).map(|&i| &catalogue.variables[i])
 }
 
 struct Catalogue {
     functions: Vec<Overload>,
     by_name: HashMap<&'static str, Range<usize>>,
     variables: Vec<BuiltinVar>,
+    /// Index in `variables` by name (names are unique).
+    variables_by_name: HashMap<&'static str, usize>,
 }
 
 fn catalogue() -> &'static Catalogue {
@@ -389,7 +392,8 @@ fn parse_table(table: &'static str) -> Catalogue {
             },
         }
     }
-    Catalogue { functions, by_name, variables }
+    let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, i)).collect();
+    Catalogue { functions, by_name, variables, variables_by_name }
 }
 
 /// Parses one function line, appends its overloads, and returns the function name.

@@ -770,6 +770,19 @@ impl<'m> Resolver<'m> {
             }
             incompatible = incompatible.or(decls.first().map(|d| d.span));
         }
+        self.lookup_value_elsewhere(name, span, ctx, incompatible)
+    }
+
+    /// The rest of [`Resolver::lookup_value`] when no local or global of that name is visible: builtins, IO
+    /// members, runtime macros, or a clue (kept out of line: the common case stays small).
+    #[inline(never)]
+    fn lookup_value_elsewhere(
+        &mut self,
+        name: Name,
+        span: Span,
+        ctx: &CondCtx,
+        incompatible: Option<Span>,
+    ) -> Resolved {
         let text = self.name(name);
         if let Some(var) = builtins::variable(text) {
             return Resolved::Symbols(vec![Symbol::Builtin(var.name)]);
@@ -827,6 +840,13 @@ impl<'m> Resolver<'m> {
         if !user.is_empty() || builtin {
             return CallTarget::Callable { user, builtin };
         }
+        self.undefined_call(name, span, ctx)
+    }
+
+    /// The rest of [`Resolver::lookup_call`] for a name no function or builtin has (out of line: rare).
+    #[inline(never)]
+    fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
+        let text = self.name(name);
         if self.levels.iter().any(|l| l.all_names.contains(&name)) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return CallTarget::Unresolved;

@@ -651,7 +651,7 @@ impl<'m> Typer<'m> {
             }
             Expr::Call { callee, args, .. } => {
                 let arg_types = self.args(owner, args);
-                let target = self.res.calls.get(owner, id).clone();
+                let target = self.res.calls.get(owner, id);
                 let name = m.name(*callee);
                 self.call(owner, id, name, target, arg_types, span)
             }
@@ -887,7 +887,7 @@ impl<'m> Typer<'m> {
         owner: Owner,
         id: ExprId,
         name: &str,
-        target: CallTarget,
+        target: &'m CallTarget,
         args: Option<Vec<(Type, Span)>>,
         span: Span,
     ) -> Type {
@@ -904,6 +904,7 @@ impl<'m> Typer<'m> {
                 self.struct_constructor(*s, &args, span)
             }
             CallTarget::Callable { user, builtin } => {
+                let builtin = *builtin;
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
                     let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f].clone()).collect();

@@ -305,8 +305,17 @@ impl<'m> Folder<'m> {
     fn arena(&mut self, owner: Owner, arena: &'m PrimaryMap<ExprId, Expression>) {
         for (id, e) in arena.iter() {
             let (constness, value) = self.fold(owner, arena, id, e);
-            self.out.constness.set(owner, id, constness);
-            self.out.values.set(owner, id, value);
+            let out = &mut self.out;
+            match owner {
+                Owner::Global => {
+                    out.constness.global[id] = constness;
+                    out.values.global[id] = value;
+                }
+                Owner::Function(f) => {
+                    out.constness.functions[f][id] = constness;
+                    out.values.functions[f][id] = value;
+                }
+            }
         }
     }
 

@@ -887,11 +887,11 @@ impl<'m> Resolver<'m> {
         match &e.kind {
             Expr::Ident(n) => {
                 let r = self.lookup_value(*n, e.span, ctx);
-                self.out.idents.set(owner, id, r);
+                *table_slot(&mut self.out.idents, owner, id) = r;
             }
             Expr::Call { callee, callee_span, args } => {
                 let t = self.lookup_call(*callee, *callee_span, ctx);
-                self.out.calls.set(owner, id, t);
+                *table_slot(&mut self.out.calls, owner, id) = t;
                 self.args(owner, args, ctx);
             }
             Expr::MacroRef { name, args } => {
@@ -903,7 +903,7 @@ impl<'m> Resolver<'m> {
                     map
                 });
                 let defs: Vec<MacroId> = by_name.get(name).cloned().unwrap_or_default();
-                self.out.macro_refs.set(owner, id, defs);
+                *table_slot(&mut self.out.macro_refs, owner, id) = defs;
                 if let Some(args) = args {
                     self.args(owner, args, ctx);
                 }
@@ -914,6 +914,14 @@ impl<'m> Resolver<'m> {
             }
             other => other.for_each_child(&mut |c| self.expr(owner, c, ctx)),
         }
+    }
+}
+
+/// The entry of `e` in `table` (written in place: cheaper than a call to `ExprTable::set` per expression).
+fn table_slot<T: Clone + Default>(table: &mut ExprTable<T>, owner: Owner, e: ExprId) -> &mut T {
+    match owner {
+        Owner::Global => &mut table.global[e],
+        Owner::Function(f) => &mut table.functions[f][e],
     }
 }
 

@@ -514,7 +514,11 @@ impl<'m> Typer<'m> {
     /// Type an expression tree (post-order) and record every node.
     fn expr(&mut self, owner: Owner, id: ExprId) -> Type {
         let t = self.expr_inner(owner, id);
-        self.out.exprs.set(owner, id, t.clone());
+        let slot = match owner {
+            Owner::Global => &mut self.out.exprs.global[id],
+            Owner::Function(f) => &mut self.out.exprs.functions[f][id],
+        };
+        *slot = t.clone();
         t
     }
 

@@ -514,11 +514,16 @@ impl<'m> IoCx<'m> {
                 }
             }
         }
+        // This function's tables, looked up once.
+        let typing = self.typing;
+        let (access, types, callees) =
+            (typing.access.get_arena(owner), typing.exprs.get_arena(owner), typing.callees.get_arena(owner));
+        let idents = self.res.idents.get_arena(owner);
         for (id, e) in func.exprs.iter() {
             match &e.kind {
                 Expr::Member { base, member, .. } => {
-                    let exists = matches!(self.typing.access.get(owner, id), crate::typing::Access::Field(_));
-                    if let Type::Known(Ty::Struct(s)) = self.typing.exprs.get(owner, *base) {
+                    let exists = matches!(access[id], crate::typing::Access::Field(_));
+                    if let Type::Known(Ty::Struct(s)) = &types[*base] {
                         if stage_io.contains(&Some(*s)) && exists {
                             let write = written[id.index()];
                             on_use(UseKind::Member, *s, *member, write);
@@ -531,7 +536,7 @@ impl<'m> IoCx<'m> {
                     }
                 }
                 Expr::Ident(_) => {
-                    if let Resolved::Symbols(symbols) = self.res.idents.get(owner, id) {
+                    if let Resolved::Symbols(symbols) = &idents[id] {
                         for sym in symbols {
                             match sym {
                                 Symbol::IoMember(s, name) => {
@@ -563,7 +568,7 @@ impl<'m> IoCx<'m> {
                 }
                 Expr::Call { callee_span, callee, .. } => {
                     // `Varyings(...)`: a constructed IO struct writes every member.
-                    if let Callee::Struct(s) = self.typing.callees.get(owner, id) {
+                    if let Callee::Struct(s) = &callees[id] {
                         if stage_io.contains(&Some(*s)) {
                             let mut names = Vec::new();
                             Guarded::for_each_item(&m.structs[*s].members, &mut |mem| names.push(mem.name));
@@ -572,7 +577,7 @@ impl<'m> IoCx<'m> {
                             }
                         }
                     }
-                    if let Callee::Builtin(i) = self.typing.callees.get(owner, id) {
+                    if let Callee::Builtin(i) = &callees[id] {
                         if let Some(o) = builtins::functions().get(*i) {
                             let ok = match stage {
                                 Stage::Vertex => o.stages.vertex,

@@ -44,6 +44,15 @@ impl<T: Clone + Default> ExprTable<T> {
         }
     }
 
+    /// The map of one arena (for many lookups in it).
+    #[inline]
+    pub fn get_arena(&self, owner: Owner) -> &SecondaryMap<ExprId, T> {
+        match owner {
+            Owner::Global => &self.global,
+            Owner::Function(f) => &self.functions[f],
+        }
+    }
+
     #[inline]
     pub fn set(&mut self, owner: Owner, e: ExprId, value: T) {
         match owner {

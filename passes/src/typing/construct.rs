@@ -13,17 +13,21 @@ fn constructible_component(t: &Ty) -> bool {
 /// Swizzle letters to component indices: one set (xyzw, rgba, stpq), 1 to 4 components, all below `size`.
 pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
     const SETS: [&str; 3] = ["xyzw", "rgba", "stpq"];
+    // The position of `c` in a set (the sets are ASCII: a byte scan finds what `str::find` would).
+    fn position(set: &str, c: char) -> Option<usize> {
+        set.bytes().position(|b| b as char == c)
+    }
     if text.is_empty() || text.len() > 4 {
         return Err("a swizzle selects 1 to 4 components".into());
     }
     let first = text.chars().next().unwrap_or('x');
-    let Some(set) = SETS.iter().find(|s| s.contains(first)) else {
+    let Some(set) = SETS.iter().find(|s| position(s, first).is_some()) else {
         return Err(format!("'{first}' is not a component name"));
     };
     let mut out = Vec::with_capacity(text.len());
     for c in text.chars() {
-        let Some(i) = set.find(c) else {
-            return if SETS.iter().any(|s| s.contains(c)) {
+        let Some(i) = position(set, c) else {
+            return if SETS.iter().any(|s| position(s, c).is_some()) {
                 Err("components from different sets (xyzw, rgba, stpq)".into())
             } else {
                 Err(format!("'{c}' is not a component name"))

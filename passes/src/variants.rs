@@ -105,7 +105,7 @@ impl CondCtx {
         }
         let mut descriptions = Vec::with_capacity(outer.descriptions.len() + 1);
         descriptions.extend(outer.descriptions.iter().cloned());
-        descriptions.push(Arc::from(describe_branch(module, region, branch)));
+        descriptions.push(describe_branch(module, region, branch));
         CondCtx { data: Some(Arc::new(CtxData { path, atoms, descriptions })) }
     }
 
@@ -162,26 +162,33 @@ fn describe_condition(module: &Module, c: &Condition, holds: bool, out: &mut Str
     }
 }
 
-fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> String {
-    let mut out = String::with_capacity(64);
-    let (failed, taken) = if branch == ELSE_BRANCH {
-        (region.branches.len(), None)
-    } else {
-        (branch as usize, region.branches.get(branch as usize))
-    };
-    for (i, b) in region.branches.iter().take(failed).enumerate() {
-        if i > 0 {
-            out.push_str(" and ");
-        }
-        describe_condition(module, &b.condition, false, &mut out);
+fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> Arc<str> {
+    thread_local! {
+        /// Where descriptions are written before they are shared (one allocation each: the shared copy).
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    if let Some(b) = taken {
-        if failed > 0 {
-            out.push_str(" and ");
+    SCRATCH.with(|scratch| {
+        let mut out = scratch.borrow_mut();
+        out.clear();
+        let (failed, taken) = if branch == ELSE_BRANCH {
+            (region.branches.len(), None)
+        } else {
+            (branch as usize, region.branches.get(branch as usize))
+        };
+        for (i, b) in region.branches.iter().take(failed).enumerate() {
+            if i > 0 {
+                out.push_str(" and ");
+            }
+            describe_condition(module, &b.condition, false, &mut out);
         }
-        describe_condition(module, &b.condition, true, &mut out);
-    }
-    out
+        if let Some(b) = taken {
+            if failed > 0 {
+                out.push_str(" and ");
+            }
+            describe_condition(module, &b.condition, true, &mut out);
+        }
+        Arc::from(out.as_str())
+    })
 }
 
 /// Whether a region of global items is an include guard.

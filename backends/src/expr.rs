@@ -41,7 +41,7 @@ impl<'a> Writer<'a> {
 
     /// An expression where at most precedence level `max` may appear without parentheses.
     pub(crate) fn expr_max(&mut self, owner: Owner, e: ExprId, max: u8) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(32);
         self.expr_into(&mut out, owner, e, max);
         out
     }

@@ -88,8 +88,7 @@ impl<'a> Writer<'a> {
                 if is_object(self.m, self.facts, self.plan, owner, *e) {
                     return;
                 }
-                let text = self.expr(owner, *e);
-                self.line(&[&*text, ";"].concat());
+                self.expr_line("", owner, *e, 17, ";");
             }
             StmtKind::Declare(locals) => self.declare_stmt(locals),
             StmtKind::Struct { id, declares } => {
@@ -137,8 +136,7 @@ impl<'a> Writer<'a> {
                 self.line("}");
             }
             StmtKind::While { condition, body } => {
-                let c = self.expr(owner, *condition);
-                self.line(&["while (", &*c, ") {"].concat());
+                self.expr_line("while (", owner, *condition, 17, ") {");
                 self.indent();
                 self.body_of(body);
                 self.dedent();
@@ -152,8 +150,7 @@ impl<'a> Writer<'a> {
                 self.indent();
                 self.body_of(body);
                 self.dedent();
-                let c = self.expr(owner, *condition);
-                self.line(&["} while (", &*c, ");"].concat());
+                self.expr_line("} while (", owner, *condition, 17, ");");
             }
             StmtKind::Switch { selector, body } => {
                 if self.d.has_switch() {
@@ -184,12 +181,7 @@ impl<'a> Writer<'a> {
         let mut current = s;
         let mut first = true;
         while let StmtKind::If { condition, accept, reject } = &current.kind {
-            let c = self.expr(owner, *condition);
-            if first {
-                self.line(&["if (", &*c, ") {"].concat());
-            } else {
-                self.line(&["} else if (", &*c, ") {"].concat());
-            }
+            self.expr_line(if first { "if (" } else { "} else if (" }, owner, *condition, 17, ") {");
             first = false;
             self.indent();
             self.body_of(accept);
@@ -227,47 +219,64 @@ impl<'a> Writer<'a> {
                 // `V o;` renamed away; `V o = helper();` keeps the call, which now writes the stage variables.
                 let init = self.m.functions.get(f).and_then(|func| func.locals.get(*l)).and_then(|x| x.init);
                 if let Some(init) = init {
-                    let text = self.expr(Owner::Function(f), init);
-                    self.line(&[&*text, ";"].concat());
+                    self.expr_line("", Owner::Function(f), init, 17, ";");
                 }
                 return;
             }
         }
-        let text = self.declaration(locals);
-        self.line(&[&*text, ";"].concat());
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        self.declaration_into(&mut buf, locals);
+        buf.push(';');
+        self.line(&buf);
+        self.scratch = buf;
     }
 
     /// `const T a = e, b[2]` (no semicolon).
     pub(crate) fn declaration(&mut self, locals: &[LocalId]) -> String {
+        let mut out = String::with_capacity(64);
+        self.declaration_into(&mut out, locals);
+        out
+    }
+
+    /// [`Self::declaration`] appended to `out`.
+    fn declaration_into(&mut self, out: &mut String, locals: &[LocalId]) {
         let m = self.m;
-        let Some(f) = self.func else { return String::new() };
-        let Some(func) = m.functions.get(f) else { return String::new() };
+        let Some(f) = self.func else { return };
+        let Some(func) = m.functions.get(f) else { return };
         let owner = Owner::Function(f);
-        let Some(first) = locals.first().and_then(|l| func.locals.get(*l)) else { return String::new() };
-        let mut head = String::new();
-        if first.qualifiers.storage == Some(shaderlab_ir::Storage::Const) {
-            head.push_str("const ");
-        }
+        let Some(first) = locals.first().and_then(|l| func.locals.get(*l)) else { return };
         if first.qualifiers.invariant {
-            head.insert_str(0, "invariant ");
+            out.push_str("invariant ");
         }
-        head.push_str(&self.spec_type(&first.ty));
-        let mut parts = Vec::new();
+        if first.qualifiers.storage == Some(shaderlab_ir::Storage::Const) {
+            out.push_str("const ");
+        }
+        out.push_str(&self.spec_type(&first.ty));
+        out.push(' ');
+        let mut first_part = true;
         for &l in locals {
             let Some(local) = func.locals.get(l) else { continue };
-            let name = self.names.local(m, f, l).to_owned();
-            let dims = self.spec_dims(&local.ty, owner, &name);
-            let mut text = [&*name, &*dims].concat();
-            if let Some(init) = local.init {
-                if !local.ty.dims.is_empty() && !self.d.has_array_features() {
-                    self.error(&name, Unsupported::ArrayFeature, local.span);
-                }
-                let value = self.expr_max(owner, init, 16);
-                text.push_str(&[" = ", &*value].concat());
+            if !first_part {
+                out.push_str(", ");
             }
-            parts.push(text);
+            first_part = false;
+            out.push_str(self.names.local(m, f, l));
+            let arrayed = !local.ty.dims.is_empty();
+            if arrayed {
+                let name = self.names.local(m, f, l).to_owned();
+                let dims = self.spec_dims(&local.ty, owner, &name);
+                out.push_str(&dims);
+            }
+            if let Some(init) = local.init {
+                if arrayed && !self.d.has_array_features() {
+                    let name = self.names.local(m, f, l).to_owned();
+                    self.error(name, Unsupported::ArrayFeature, local.span);
+                }
+                out.push_str(" = ");
+                self.expr_into(out, owner, init, 16);
+            }
         }
-        format!("{head} {}", parts.join(", "))
     }
 
     /// The locals declared after a local struct's closing brace.
@@ -344,15 +353,11 @@ impl<'a> Writer<'a> {
         match value {
             Some(e) if renamed_return => {
                 if !is_object(self.m, self.facts, self.plan, owner, e) {
-                    let text = self.expr(owner, e);
-                    self.line(&[&*text, ";"].concat());
+                    self.expr_line("", owner, e, 17, ";");
                 }
                 self.line("return;");
             }
-            Some(e) => {
-                let text = self.expr(owner, e);
-                self.line(&["return ", &*text, ";"].concat());
-            }
+            Some(e) => self.expr_line("return ", owner, e, 17, ";"),
             None => self.line("return;"),
         }
     }
@@ -366,8 +371,7 @@ impl<'a> Writer<'a> {
                 match mode {
                     IoMode::Rename => {
                         if !is_object(self.m, self.facts, self.plan, owner, e) {
-                            let text = self.expr(owner, e);
-                            self.line(&[&*text, ";"].concat());
+                            self.expr_line("", owner, e, 17, ";");
                         }
                     }
                     IoMode::Copy => self.copy_out(s, owner, e),
@@ -381,8 +385,7 @@ impl<'a> Writer<'a> {
             self.line(&[&*color, " = ", &*text, ";"].concat());
             return;
         }
-        let text = self.expr(owner, e);
-        self.line(&[&*text, ";"].concat());
+        self.expr_line("", owner, e, 17, ";");
     }
 
     /// Copy mode for the stage's output struct: `uv = o.uv; ...` (through a temporary when the value is not a

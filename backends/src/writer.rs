@@ -83,6 +83,8 @@ pub(crate) struct Writer<'a> {
     uniforms_written: Vec<GlobalId>,
     /// Conditional regions (not include guards) around what is being written.
     cond_depth: usize,
+    /// A line being assembled (kept to reuse its allocation).
+    pub(crate) scratch: String,
 }
 
 /// Write one stage of a program.
@@ -121,6 +123,7 @@ pub(crate) fn write_stage(
         group: 0,
         uniforms_written: Vec::new(),
         cond_depth: 0,
+        scratch: String::with_capacity(256),
     };
     w.check_interface(&interface);
     w.output_declarations();
@@ -293,6 +296,17 @@ impl<'a> Writer<'a> {
             self.out.push('\n');
         }
         self.last = Last::Code;
+    }
+
+    /// The code line `prefix`, expression `e` (at most precedence level `max` without parentheses), `suffix`.
+    pub(crate) fn expr_line(&mut self, prefix: &str, owner: Owner, e: shaderlab_ir::ExprId, max: u8, suffix: &str) {
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        buf.push_str(prefix);
+        self.expr_into(&mut buf, owner, e, max);
+        buf.push_str(suffix);
+        self.line(&buf);
+        self.scratch = buf;
     }
 
     /// A preprocessor line at column 0.

@@ -10,6 +10,7 @@ use crate::dialect::Dialect;
 use crate::plan::StagePlan;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) struct Naming<'a> {
@@ -20,7 +21,8 @@ pub(crate) struct Naming<'a> {
     members: HashMap<Name, String>,
     /// Locals by function and name (alternatives from exclusive branches share one name).
     locals: HashMap<(FunctionId, Name), String>,
-    used: HashSet<String>,
+    /// Every name of the stage (the module's names borrowed).
+    used: HashSet<Cow<'a, str>>,
 }
 
 impl<'a> Naming<'a> {
@@ -32,7 +34,7 @@ impl<'a> Naming<'a> {
     /// `interface`: every interface name of the stage; `references`: per function, the interface names its
     /// rewritten code mentions.
     pub(crate) fn build(
-        m: &Module,
+        m: &'a Module,
         plan: &StagePlan,
         dialect: &'a dyn Dialect,
         uniforms: &BTreeSet<Name>,
@@ -44,28 +46,30 @@ impl<'a> Naming<'a> {
             globals: HashMap::default(),
             members: HashMap::default(),
             locals: HashMap::default(),
-            used: interface.keys().cloned().collect(),
+            used: HashSet::default(),
         };
-        n.used.insert("main".to_owned());
+        n.used.reserve(interface.len() + 1 + plan.functions.len() * 8 + plan.globals.len() + m.macros.len());
+        n.used.extend(interface.keys().map(|k| Cow::Owned(k.clone())));
+        n.used.insert(Cow::Borrowed("main"));
         let introduced: HashSet<&str> = dialect.introduced_builtins().iter().copied().collect();
         // Every name of the stage, so that new names are fresh.
-        let mut global_names: BTreeSet<(String, Name, bool)> = BTreeSet::new();
-        let mut member_names: BTreeSet<(String, Name)> = BTreeSet::new();
+        let mut global_names: BTreeSet<(&str, Name, bool)> = BTreeSet::new();
+        let mut member_names: BTreeSet<(&str, Name)> = BTreeSet::new();
         for f in sorted(&plan.functions) {
             let Some(func) = m.functions.get(f) else { continue };
             if f != plan.entry {
-                global_names.insert((m.name(func.name).to_owned(), func.name, false));
+                global_names.insert((m.name(func.name), func.name, false));
             }
             for (_, local) in func.locals.iter() {
-                n.used.insert(m.name(local.name).to_owned());
+                n.used.insert(Cow::Borrowed(m.name(local.name)));
             }
         }
         for g in sorted(&plan.globals) {
             let Some(global) = m.globals.get(g) else { continue };
             if global.is_uniform() {
-                n.used.insert(m.name(global.name).to_owned());
+                n.used.insert(Cow::Borrowed(m.name(global.name)));
             } else {
-                global_names.insert((m.name(global.name).to_owned(), global.name, true));
+                global_names.insert((m.name(global.name), global.name, true));
             }
         }
         let mut struct_ids: Vec<_> = plan.structs.iter().copied().collect();
@@ -79,34 +83,34 @@ impl<'a> Naming<'a> {
         struct_ids.dedup();
         for s in struct_ids {
             let Some(decl) = m.structs.get(s) else { continue };
-            global_names.insert((m.name(decl.name).to_owned(), decl.name, false));
+            global_names.insert((m.name(decl.name), decl.name, false));
             Guarded::for_each_item(&decl.members, &mut |mem| {
-                member_names.insert((m.name(mem.name).to_owned(), mem.name));
+                member_names.insert((m.name(mem.name), mem.name));
             });
         }
         for (text, _, _) in &global_names {
-            n.used.insert(text.clone());
+            n.used.insert(Cow::Borrowed(text));
         }
         for (text, _) in &member_names {
-            n.used.insert(text.clone());
+            n.used.insert(Cow::Borrowed(text));
         }
         for (_, def) in m.macros.iter() {
-            n.used.insert(m.name(def.name).to_owned());
+            n.used.insert(Cow::Borrowed(m.name(def.name)));
         }
         // Globals: keywords, and names the interface now uses.
         for (text, name, is_variable) in global_names {
             if uniforms.contains(&name) {
                 continue;
             }
-            let clash = interface.contains_key(&text) || text == "main" || (is_variable && introduced.contains(&*text));
-            if (clash || Self::is_bad(dialect, &text)) && !n.globals.contains_key(&name) {
-                let new = n.fresh(&text);
+            let clash = interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(text));
+            if (clash || Self::is_bad(dialect, text)) && !n.globals.contains_key(&name) {
+                let new = n.fresh(text);
                 n.globals.insert(name, new);
             }
         }
         for (text, name) in member_names {
-            if Self::is_bad(dialect, &text) {
-                let new = n.fresh(&text);
+            if Self::is_bad(dialect, text) {
+                let new = n.fresh(text);
                 n.members.insert(name, new);
             }
         }
@@ -142,8 +146,8 @@ impl<'a> Naming<'a> {
         let mut k = 1u32;
         loop {
             let candidate = format!("{stem}_{k}");
-            if !self.used.contains(&candidate) && !Self::is_bad(self.dialect, &candidate) {
-                self.used.insert(candidate.clone());
+            if !self.used.contains(candidate.as_str()) && !Self::is_bad(self.dialect, &candidate) {
+                self.used.insert(Cow::Owned(candidate.clone()));
                 return candidate;
             }
             k += 1;

@@ -264,8 +264,8 @@ impl<'a> Reach<'a> {
                 self.macro_names.insert(name);
             }
         });
-        for (e, _) in func.exprs.iter() {
-            self.expr(owner, e);
+        for (e, expr) in func.exprs.iter() {
+            self.expr_kind(owner, e, &expr.kind);
         }
         if let Some(body) = &func.body {
             self.block(body);
@@ -314,14 +314,10 @@ impl<'a> Reach<'a> {
     fn local_struct(&mut self, id: StructId) {
         let m = self.m;
         let Some(decl) = m.structs.get(id) else { return };
-        let mut specs = Vec::new();
-        Guarded::for_each_item(&decl.members, &mut |mem| specs.push(mem.ty.clone()));
-        for spec in specs {
-            self.spec(&spec, Owner::Global);
-        }
+        Guarded::for_each_item(&decl.members, &mut |mem| self.spec(&mem.ty, Owner::Global));
     }
 
-    fn spec(&mut self, spec: &TypeSpec, owner: Owner) {
+    fn spec(&mut self, spec: &'a TypeSpec, owner: Owner) {
         for s in spec_structs(self.m, self.facts, Some(self.index), spec) {
             self.add_struct(s);
         }
@@ -339,9 +335,13 @@ impl<'a> Reach<'a> {
     }
 
     fn expr(&mut self, owner: Owner, e: ExprId) {
-        let (m, facts) = (self.m, self.facts);
-        let Some(expr) = arena(m, owner).and_then(|a| a.get(e)) else { return };
-        match &expr.kind {
+        let Some(expr) = arena(self.m, owner).and_then(|a| a.get(e)) else { return };
+        self.expr_kind(owner, e, &expr.kind);
+    }
+
+    fn expr_kind(&mut self, owner: Owner, e: ExprId, kind: &'a Expr) {
+        let facts = self.facts;
+        match kind {
             Expr::Ident(_) => {
                 if let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) {
                     for sym in symbols {
@@ -373,10 +373,7 @@ impl<'a> Reach<'a> {
                     CallTarget::Callable { .. } | CallTarget::NotACall | CallTarget::Unresolved => {}
                 }
             }
-            Expr::Construct { ty, .. } => {
-                let ty = ty.clone();
-                self.spec(&ty, owner);
-            }
+            Expr::Construct { ty, .. } => self.spec(ty, owner),
             Expr::MacroRef { name, .. } => {
                 self.macro_names.insert(*name);
             }
@@ -398,10 +395,10 @@ impl<'a> Reach<'a> {
         if !self.globals.insert(g) {
             return;
         }
-        let Some(global) = self.m.globals.get(g) else { return };
-        let (ty, init) = (global.ty.clone(), global.init);
-        self.spec(&ty, Owner::Global);
-        if let Some(init) = init {
+        let m = self.m;
+        let Some(global) = m.globals.get(g) else { return };
+        self.spec(&global.ty, Owner::Global);
+        if let Some(init) = global.init {
             self.tree(Owner::Global, init);
         }
     }
@@ -410,12 +407,9 @@ impl<'a> Reach<'a> {
         if !self.structs.insert(s) {
             return;
         }
-        let Some(decl) = self.m.structs.get(s) else { return };
-        let mut specs = Vec::new();
-        Guarded::for_each_item(&decl.members, &mut |mem| specs.push(mem.ty.clone()));
-        for spec in specs {
-            self.spec(&spec, Owner::Global);
-        }
+        let m = self.m;
+        let Some(decl) = m.structs.get(s) else { return };
+        Guarded::for_each_item(&decl.members, &mut |mem| self.spec(&mem.ty, Owner::Global));
     }
 
     fn macro_name(&mut self, name: Name) {

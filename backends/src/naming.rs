@@ -10,7 +10,6 @@ use crate::dialect::Dialect;
 use crate::plan::StagePlan;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name};
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) struct Naming<'a> {
@@ -21,8 +20,12 @@ pub(crate) struct Naming<'a> {
     members: HashMap<Name, String>,
     /// Locals by function and name (alternatives from exclusive branches share one name).
     locals: HashMap<(FunctionId, Name), String>,
-    /// Every name of the stage (the module's names borrowed).
-    used: HashSet<Cow<'a, str>>,
+    m: &'a Module,
+    /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
+    /// but are looked up only when a new name is made.
+    used_names: HashSet<Name>,
+    /// Names that are not module names: interface names, `main`, the new names.
+    used_text: HashSet<String>,
 }
 
 impl<'a> Naming<'a> {
@@ -46,34 +49,36 @@ impl<'a> Naming<'a> {
             globals: HashMap::default(),
             members: HashMap::default(),
             locals: HashMap::default(),
-            used: HashSet::default(),
+            m,
+            used_names: HashSet::default(),
+            used_text: interface.keys().cloned().collect(),
         };
-        n.used.reserve(interface.len() + 1 + plan.functions.len() * 8 + plan.globals.len() + m.macros.len());
-        n.used.extend(interface.keys().map(|k| Cow::Owned(k.clone())));
-        n.used.insert(Cow::Borrowed("main"));
+        n.used_text.insert("main".to_owned());
         let introduced: HashSet<&str> = dialect.introduced_builtins().iter().copied().collect();
-        // Every name of the stage, so that new names are fresh.
-        let mut global_names: BTreeSet<(&str, Name, bool)> = BTreeSet::new();
-        let mut member_names: BTreeSet<(&str, Name)> = BTreeSet::new();
-        for f in sorted(&plan.functions) {
+        // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
+        // names that need one), so that the same input always gives the same names.
+        let functions = sorted(&plan.functions);
+        let mut global_names: Vec<(&str, Name, bool)> = Vec::new();
+        let mut member_names: Vec<(&str, Name)> = Vec::new();
+        for &f in &functions {
             let Some(func) = m.functions.get(f) else { continue };
             if f != plan.entry {
-                global_names.insert((m.name(func.name), func.name, false));
+                global_names.push((m.name(func.name), func.name, false));
             }
             for (_, local) in func.locals.iter() {
-                n.used.insert(Cow::Borrowed(m.name(local.name)));
+                n.used_names.insert(local.name);
             }
         }
-        for g in sorted(&plan.globals) {
+        for &g in &plan.globals {
             let Some(global) = m.globals.get(g) else { continue };
             if global.is_uniform() {
-                n.used.insert(Cow::Borrowed(m.name(global.name)));
+                n.used_names.insert(global.name);
             } else {
-                global_names.insert((m.name(global.name), global.name, true));
+                global_names.push((m.name(global.name), global.name, true));
             }
         }
         let mut struct_ids: Vec<_> = plan.structs.iter().copied().collect();
-        for f in sorted(&plan.functions) {
+        for &f in &functions {
             // Structs declared inside functions.
             if let Some(body) = m.functions.get(f).and_then(|func| func.body.as_ref()) {
                 collect_local_structs(&body.stmts, &mut struct_ids);
@@ -83,53 +88,62 @@ impl<'a> Naming<'a> {
         struct_ids.dedup();
         for s in struct_ids {
             let Some(decl) = m.structs.get(s) else { continue };
-            global_names.insert((m.name(decl.name), decl.name, false));
+            global_names.push((m.name(decl.name), decl.name, false));
             Guarded::for_each_item(&decl.members, &mut |mem| {
-                member_names.insert((m.name(mem.name), mem.name));
+                member_names.push((m.name(mem.name), mem.name));
             });
         }
-        for (text, _, _) in &global_names {
-            n.used.insert(Cow::Borrowed(text));
+        for (_, name, _) in &global_names {
+            n.used_names.insert(*name);
         }
-        for (text, _) in &member_names {
-            n.used.insert(Cow::Borrowed(text));
-        }
-        for (_, def) in m.macros.iter() {
-            n.used.insert(Cow::Borrowed(m.name(def.name)));
+        for (_, name) in &member_names {
+            n.used_names.insert(*name);
         }
         // Globals: keywords, and names the interface now uses.
-        for (text, name, is_variable) in global_names {
-            if uniforms.contains(&name) {
-                continue;
-            }
-            let clash = interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(text));
-            if (clash || Self::is_bad(dialect, text)) && !n.globals.contains_key(&name) {
+        let mut renamed: Vec<(&str, Name, bool)> = global_names
+            .into_iter()
+            .filter(|&(text, name, is_variable)| {
+                let clash =
+                    interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(text));
+                !uniforms.contains(&name) && (clash || Self::is_bad(dialect, text))
+            })
+            .collect();
+        renamed.sort_unstable();
+        renamed.dedup();
+        for (text, name, _) in renamed {
+            if !n.globals.contains_key(&name) {
                 let new = n.fresh(text);
                 n.globals.insert(name, new);
             }
         }
-        for (text, name) in member_names {
-            if Self::is_bad(dialect, text) {
-                let new = n.fresh(text);
-                n.members.insert(name, new);
-            }
+        let mut renamed: Vec<(&str, Name)> =
+            member_names.into_iter().filter(|&(text, _)| Self::is_bad(dialect, text)).collect();
+        renamed.sort_unstable();
+        renamed.dedup();
+        for (text, name) in renamed {
+            let new = n.fresh(text);
+            n.members.insert(name, new);
         }
-        for f in sorted(&plan.functions) {
+        let mut renamed: Vec<(&str, Name)> = Vec::new();
+        for &f in &functions {
             let Some(func) = m.functions.get(f) else { continue };
             let refs = references.get(&f);
-            let mut names: BTreeSet<(&str, Name)> = BTreeSet::new();
+            renamed.clear();
             for (_, local) in func.locals.iter() {
-                names.insert((m.name(local.name), local.name));
-            }
-            for (text, name) in names {
+                let text = m.name(local.name);
                 if text.is_empty() {
                     continue;
                 }
                 let captures = refs.is_some_and(|r| r.contains(text));
                 if captures || introduced.contains(text) || Self::is_bad(dialect, text) {
-                    let new = n.fresh(text);
-                    n.locals.insert((f, name), new);
+                    renamed.push((text, local.name));
                 }
+            }
+            renamed.sort_unstable();
+            renamed.dedup();
+            for &(text, name) in &renamed {
+                let new = n.fresh(text);
+                n.locals.insert((f, name), new);
             }
         }
         n
@@ -146,12 +160,21 @@ impl<'a> Naming<'a> {
         let mut k = 1u32;
         loop {
             let candidate = format!("{stem}_{k}");
-            if !self.used.contains(candidate.as_str()) && !Self::is_bad(self.dialect, &candidate) {
-                self.used.insert(Cow::Owned(candidate.clone()));
+            if !self.is_used(&candidate) && !Self::is_bad(self.dialect, &candidate) {
+                self.used_text.insert(candidate.clone());
                 return candidate;
             }
             k += 1;
         }
+    }
+
+    /// Whether a name is taken in the stage: a name of its code, an interface name, a macro, a new name.
+    fn is_used(&self, text: &str) -> bool {
+        if self.used_text.contains(text) {
+            return true;
+        }
+        let Some(name) = self.m.names.lookup(text) else { return false };
+        self.used_names.contains(&name) || self.m.macros.values().any(|d| d.name == name)
     }
 
     pub(crate) fn global<'m>(&'m self, m: &'m Module, name: Name) -> &'m str {

@@ -15,6 +15,7 @@ use shaderlab_ir::{
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::{Facts, Owner};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// What one stage of a pass emits.
@@ -142,16 +143,21 @@ pub(crate) fn identifiers(text: &str) -> Vec<&str> {
 }
 
 /// The structs a type specifier names (several in preserving mode, one per exclusive declaration).
-pub(crate) fn spec_structs(m: &Module, facts: &Facts, index: Option<&ChainIndex>, spec: &TypeSpec) -> Vec<StructId> {
-    let TypeInner::User(name) = m.types.get(spec.base) else { return Vec::new() };
+pub(crate) fn spec_structs<'f>(
+    m: &Module,
+    facts: &'f Facts,
+    index: Option<&'f ChainIndex>,
+    spec: &TypeSpec,
+) -> Cow<'f, [StructId]> {
+    let TypeInner::User(name) = m.types.get(spec.base) else { return Cow::Borrowed(&[]) };
     if let Some(found) = facts.resolution.type_names.get(&spec.span) {
         if !found.is_empty() {
-            return found.clone();
+            return Cow::Borrowed(found);
         }
     }
     match index.and_then(|i| i.structs.get(&name)) {
-        Some(list) => list.clone(),
-        None => m.structs.iter().filter(|(_, s)| s.name == name).map(|(id, _)| id).collect(),
+        Some(list) => Cow::Borrowed(list),
+        None => Cow::Owned(m.structs.iter().filter(|(_, s)| s.name == name).map(|(id, _)| id).collect()),
     }
 }
 
@@ -318,7 +324,7 @@ impl<'a> Reach<'a> {
     }
 
     fn spec(&mut self, spec: &'a TypeSpec, owner: Owner) {
-        for s in spec_structs(self.m, self.facts, Some(self.index), spec) {
+        for &s in spec_structs(self.m, self.facts, Some(self.index), spec).iter() {
             self.add_struct(s);
         }
         for d in &spec.dims {

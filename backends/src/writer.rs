@@ -451,6 +451,22 @@ impl<'a> Writer<'a> {
         keep: &dyn Fn(&Self, &T) -> bool,
         element: &mut dyn FnMut(&mut Self, &'a T) -> String,
     ) -> String {
+        if items.iter().all(|i| matches!(i, Guarded::Item(_))) {
+            // No regions: `a, b`.
+            let mut text = String::new();
+            let mut first = true;
+            for item in items {
+                let Guarded::Item(t) = item else { continue };
+                if keep(self, t) {
+                    if !first {
+                        text.push_str(", ");
+                    }
+                    first = false;
+                    text.push_str(&element(self, t));
+                }
+            }
+            return text;
+        }
         let mut pieces: Vec<Piece> = Vec::new();
         self.list_pieces(items, keep, element, true, &mut pieces);
         if pieces.iter().all(|p| matches!(p, Piece::Element { .. })) {
@@ -607,19 +623,19 @@ impl<'a> Writer<'a> {
         match item {
             GlobalItem::Struct(s) => {
                 for mem in members(m, *s) {
-                    out.extend(spec_structs(m, facts, None, &mem.ty));
+                    out.extend(spec_structs(m, facts, None, &mem.ty).iter().copied());
                 }
             }
             GlobalItem::Var(g) => {
                 if let Some(global) = m.globals.get(*g) {
-                    out.extend(spec_structs(m, facts, None, &global.ty));
+                    out.extend(spec_structs(m, facts, None, &global.ty).iter().copied());
                 }
             }
             GlobalItem::Function(f) => {
                 let Some(func) = m.functions.get(*f) else { return };
-                out.extend(spec_structs(m, facts, None, &func.return_type));
+                out.extend(spec_structs(m, facts, None, &func.return_type).iter().copied());
                 for (_, local) in func.locals.iter() {
-                    out.extend(spec_structs(m, facts, None, &local.ty));
+                    out.extend(spec_structs(m, facts, None, &local.ty).iter().copied());
                 }
                 let owner = Owner::Function(*f);
                 let iface = &self.program.interface;
@@ -646,7 +662,7 @@ impl<'a> Writer<'a> {
                                 }
                             }
                         }
-                        Expr::Construct { ty, .. } => out.extend(spec_structs(m, facts, None, ty)),
+                        Expr::Construct { ty, .. } => out.extend(spec_structs(m, facts, None, ty).iter().copied()),
                         Expr::Call { .. } => {
                             if let Callee::Struct(s) = facts.typing.callees.get(owner, e) {
                                 out.push(*s);

@@ -313,24 +313,26 @@ impl<'a> Writer<'a> {
         match &p.kind {
             ParamKind::Declared { local } => {
                 let Some(l) = m.functions.get(f).and_then(|func| func.locals.get(*local)) else { return String::new() };
-                let mut parts = Vec::new();
+                let mut text = String::with_capacity(32);
                 match l.qualifiers.storage {
-                    Some(Storage::Const) => parts.push("const".to_owned()),
-                    Some(Storage::In) => parts.push("in".to_owned()),
-                    Some(Storage::Out) => parts.push("out".to_owned()),
-                    Some(Storage::InOut) => parts.push("inout".to_owned()),
+                    Some(Storage::Const) => text.push_str("const "),
+                    Some(Storage::In) => text.push_str("in "),
+                    Some(Storage::Out) => text.push_str("out "),
+                    Some(Storage::InOut) => text.push_str("inout "),
                     Some(Storage::Uniform | Storage::Attribute | Storage::Varying) | None => {}
                 }
-                parts.push(self.spec_type(&l.ty));
-                let name = self.names.local(m, f, *local).to_owned();
-                let dims = self.spec_dims(&l.ty, owner, &name);
-                if name.is_empty() {
-                    let last = parts.pop().unwrap_or_default();
-                    parts.push([&*last, &*dims].concat());
-                } else {
-                    parts.push([&*name, &*dims].concat());
+                text.push_str(&self.spec_type(&l.ty));
+                let name = self.names.local(m, f, *local);
+                if !name.is_empty() {
+                    text.push(' ');
+                    text.push_str(name);
                 }
-                parts.join(" ")
+                if !l.ty.dims.is_empty() {
+                    let name = name.to_owned();
+                    let dims = self.spec_dims(&l.ty, owner, &name);
+                    text.push_str(&dims);
+                }
+                text
             }
             ParamKind::Macro { name, args, .. } => {
                 self.reflection.macro_use(m.name(*name));

@@ -88,26 +88,41 @@ impl<'a> Writer<'a> {
 
     /// The base type of a specifier, without precision and dimensions, checked against the target.
     pub(crate) fn spec_base(&mut self, spec: &TypeSpec) -> String {
+        let mut out = String::new();
+        self.spec_base_into(&mut out, spec);
+        out
+    }
+
+    /// [`Self::spec_base`] appended to `out`.
+    pub(crate) fn spec_base_into(&mut self, out: &mut String, spec: &TypeSpec) {
         match self.m.types.get(spec.base) {
-            TypeInner::User(name) => self.names.global(self.m, name).to_owned(),
+            TypeInner::User(name) => out.push_str(self.names.global(self.m, name)),
             inner => {
                 let text = inner.builtin_name().unwrap_or("float");
                 if let Err(reason) = self.d.check_type(&inner) {
                     self.error(text, reason, spec.span);
                 }
-                text.to_owned()
+                out.push_str(text);
             }
         }
     }
 
     /// `[precision ]base`.
     pub(crate) fn spec_type(&mut self, spec: &TypeSpec) -> String {
-        let base = self.spec_base(spec);
+        let mut out = String::with_capacity(24);
+        self.spec_type_into(&mut out, spec);
+        out
+    }
+
+    /// [`Self::spec_type`] appended to `out`.
+    pub(crate) fn spec_type_into(&mut self, out: &mut String, spec: &TypeSpec) {
+        // The precision is a property of the type alone (no report): it can be asked before the base is written.
         let inner = self.m.types.get(spec.base);
-        match spec.precision.or_else(|| self.d.required_precision(&inner)) {
-            Some(p) => format!("{} {base}", precision_word(p)),
-            None => base,
+        if let Some(p) = spec.precision.or_else(|| self.d.required_precision(&inner)) {
+            out.push_str(precision_word(p));
+            out.push(' ');
         }
+        self.spec_base_into(out, spec);
     }
 
     /// `[N]` after a declared name (`owner`: the arena of the size expressions). More than one dimension is an
@@ -321,7 +336,7 @@ impl<'a> Writer<'a> {
                     Some(Storage::InOut) => text.push_str("inout "),
                     Some(Storage::Uniform | Storage::Attribute | Storage::Varying) | None => {}
                 }
-                text.push_str(&self.spec_type(&l.ty));
+                self.spec_type_into(&mut text, &l.ty);
                 let name = self.names.local(m, f, *local);
                 if !name.is_empty() {
                     text.push(' ');

@@ -176,6 +176,13 @@ impl<'a> Writer<'a> {
                 out.push(')');
                 2
             }
+            Expr::Construct { ty, args } if ty.dims.is_empty() => {
+                self.spec_base_into(out, ty);
+                out.push('(');
+                self.args(out, owner, args);
+                out.push(')');
+                2
+            }
             Expr::Construct { ty, args } => {
                 let mut name = self.spec_type_no_precision(ty);
                 if !ty.dims.is_empty() {

@@ -252,7 +252,7 @@ impl<'a> Writer<'a> {
         if first.qualifiers.storage == Some(shaderlab_ir::Storage::Const) {
             out.push_str("const ");
         }
-        out.push_str(&self.spec_type(&first.ty));
+        self.spec_type_into(out, &first.ty);
         out.push(' ');
         let mut first_part = true;
         for &l in locals {

@@ -685,12 +685,13 @@ impl<'a> Writer<'a> {
                 struct_units.entry(*s).or_insert(i);
             }
         }
+        let last_struct = struct_units.values().copied().max();
         let mut done = vec![false; units.len()];
         for i in 0..units.len() {
             if last_code.is_some_and(|l| i > l) {
                 break;
             }
-            self.emit_unit(i, &units, &struct_units, &mut done);
+            self.emit_unit(i, &units, &struct_units, last_struct, &mut done);
         }
     }
 
@@ -699,6 +700,7 @@ impl<'a> Writer<'a> {
         i: usize,
         units: &[Unit<'a>],
         struct_units: &HashMap<StructId, usize>,
+        last_struct: Option<usize>,
         done: &mut Vec<bool>,
     ) {
         if done.get(i).copied().unwrap_or(true) {
@@ -706,10 +708,14 @@ impl<'a> Writer<'a> {
         }
         done[i] = true;
         let Some(&unit) = units.get(i) else { return };
-        for s in self.needs(unit) {
-            if let Some(&j) = struct_units.get(&s) {
-                if j > i {
-                    self.emit_unit(j, units, struct_units, done);
+        // Only a struct unit after this one can be hoisted before it (the needs are pure questions: skipping them
+        // when no struct follows changes nothing).
+        if last_struct.is_some_and(|j| j > i) {
+            for s in self.needs(unit) {
+                if let Some(&j) = struct_units.get(&s) {
+                    if j > i {
+                        self.emit_unit(j, units, struct_units, last_struct, done);
+                    }
                 }
             }
         }

@@ -35,6 +35,12 @@ impl Interner {
         Name(index as u32)
     }
 
+    /// Room for `additional` more names without rehashing (a clone keeps the table's room: a template interner
+    /// reserved once makes every clone's first insertions cheap).
+    pub fn reserve(&mut self, additional: usize) {
+        self.strings.reserve(additional);
+    }
+
     /// The name of `text` if it was interned before.
     pub fn lookup(&self, text: &str) -> Option<Name> {
         self.strings.get_index_of(text).map(|i| Name(i as u32))

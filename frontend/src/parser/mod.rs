@@ -132,6 +132,8 @@ pub fn seed() -> &'static Seed {
     SEED.get_or_init(|| {
         let mut interner = Interner::new();
         let keywords = Keywords::new(&mut interner);
+        // Clones keep this room, so a module's first few hundred names do not rehash the seed's table.
+        interner.reserve(512);
         Seed { interner, keywords }
     })
 }

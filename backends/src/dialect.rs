@@ -4,7 +4,7 @@
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{BinaryOp, Interpolation, Precision, Qualifiers, SamplerType, Storage, TypeInner, UnaryOp};
-use shaderlab_passes::builtins::Overload;
+use shaderlab_passes::builtins::{self, Availability, Overload};
 use std::borrow::Cow;
 
 /// Where a fragment output goes.
@@ -116,15 +116,36 @@ pub(crate) fn interpolation_words(q: &Qualifiers) -> Vec<&'static str> {
     out
 }
 
-/// A fixed set of words with a hashed lookup (a reserved-word list is consulted for every name written).
-pub(crate) struct WordSet(shaderlab_ir::hash::FastHashSet<&'static str>);
+/// A fixed list of words with a hashed lookup built on first use (a reserved-word list is consulted for every name
+/// written): `static RESERVED_SET: WordSet = WordSet::new(RESERVED);`.
+pub(crate) struct WordSet {
+    words: &'static [&'static str],
+    set: std::sync::OnceLock<shaderlab_ir::hash::FastHashSet<&'static str>>,
+}
 
 impl WordSet {
-    pub(crate) fn new(words: &[&'static str]) -> WordSet {
-        WordSet(words.iter().copied().collect())
+    pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
+        WordSet { words, set: std::sync::OnceLock::new() }
     }
 
     pub(crate) fn contains(&self, word: &str) -> bool {
-        self.0.contains(word)
+        self.set.get_or_init(|| self.words.iter().copied().collect()).contains(word)
     }
+}
+
+/// Whether a call of builtin function `name` exists only in the language version `only`, so a target of the other
+/// version lacks it: the resolved overload when typing knew it, else every overload of the name.
+pub(crate) fn function_only_in(name: &str, overload: Option<&Overload>, only: Availability) -> bool {
+    match overload {
+        Some(o) => o.availability == only,
+        None => {
+            let all = builtins::overloads(name);
+            !all.is_empty() && all.iter().all(|o| o.availability == only)
+        }
+    }
+}
+
+/// Whether builtin variable `name` exists only in the language version `only`.
+pub(crate) fn variable_only_in(name: &str, only: Availability) -> bool {
+    builtins::variable(name).is_some_and(|v| v.availability == only)
 }

@@ -3,13 +3,13 @@
 //! members become `gl_FragData[N]`, `switch` is lowered by the writer; `uint`, bitwise operators, `flat`,
 //! `do`-`while`, ES 3.00-only builtins and array features are refused.
 
-use crate::dialect::{Dialect, OutputBinding};
+use crate::dialect::{function_only_in, variable_only_in, Dialect, OutputBinding, WordSet};
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{
     BinaryOp, Interpolation, Precision, Qualifiers, SamplerDim, SamplerType, ScalarKind, Storage, TypeInner, UnaryOp,
 };
-use shaderlab_passes::builtins::{self, Availability, Overload};
+use shaderlab_passes::builtins::{Availability, Overload};
 use std::borrow::Cow;
 
 pub(crate) struct Gles100;
@@ -97,8 +97,8 @@ impl Dialect for Gles100 {
     }
 
     fn is_reserved(&self, name: &str) -> bool {
-        static SET: std::sync::OnceLock<crate::dialect::WordSet> = std::sync::OnceLock::new();
-        SET.get_or_init(|| crate::dialect::WordSet::new(RESERVED)).contains(name)
+        static RESERVED_SET: WordSet = WordSet::new(RESERVED);
+        RESERVED_SET.contains(name)
     }
 
     fn introduced_builtins(&self) -> &'static [&'static str] {
@@ -227,14 +227,7 @@ impl Dialect for Gles100 {
             let dim = sampler.and_then(es100_sampler).ok_or(Unsupported::TextureLookup)?;
             return texture_name(name, dim, stage).map(Cow::Borrowed).ok_or(Unsupported::TextureLookup);
         }
-        let es300_only = match overload {
-            Some(o) => o.availability == Availability::Es300Only,
-            None => {
-                let all = builtins::overloads(name);
-                !all.is_empty() && all.iter().all(|o| o.availability == Availability::Es300Only)
-            }
-        };
-        if es300_only {
+        if function_only_in(name, overload, Availability::Es300Only) {
             return Err(Unsupported::Builtin);
         }
         Ok(Cow::Owned(name.to_owned()))
@@ -243,10 +236,8 @@ impl Dialect for Gles100 {
     fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {
         match name {
             "gl_FragDepth" => Ok("gl_FragDepthEXT"),
-            _ => match builtins::variable(name) {
-                Some(v) if v.availability == Availability::Es300Only => Err(Unsupported::BuiltinVariable),
-                _ => Ok(name),
-            },
+            _ if variable_only_in(name, Availability::Es300Only) => Err(Unsupported::BuiltinVariable),
+            _ => Ok(name),
         }
     }
 }

@@ -2,11 +2,11 @@
 //! overloaded ones, `gl_FragColor` becomes the engine's `out vec4 GS_glFragColor`, `gl_FragData[N]` one
 //! `layout(location = N) out vec4 GS_glFragData_N` per index, MRT members `layout(location = N) out` variables.
 
-use crate::dialect::{interpolation_words, Dialect, OutputBinding};
+use crate::dialect::{function_only_in, interpolation_words, variable_only_in, Dialect, OutputBinding, WordSet};
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{BinaryOp, Precision, Qualifiers, SamplerDim, SamplerType, ScalarKind, Storage, TypeInner, UnaryOp};
-use shaderlab_passes::builtins::{self, Availability, Overload};
+use shaderlab_passes::builtins::{Availability, Overload};
 use std::borrow::Cow;
 
 pub(crate) struct Gles300;
@@ -69,8 +69,8 @@ impl Dialect for Gles300 {
     }
 
     fn is_reserved(&self, name: &str) -> bool {
-        static SET: std::sync::OnceLock<crate::dialect::WordSet> = std::sync::OnceLock::new();
-        SET.get_or_init(|| crate::dialect::WordSet::new(RESERVED)).contains(name)
+        static RESERVED_SET: WordSet = WordSet::new(RESERVED);
+        RESERVED_SET.contains(name)
     }
 
     fn introduced_builtins(&self) -> &'static [&'static str] {
@@ -177,14 +177,7 @@ impl Dialect for Gles300 {
         if let Some((_, to)) = TEXTURE_RENAMES.iter().find(|(from, _)| *from == name) {
             return Ok(Cow::Borrowed(to));
         }
-        let es100_only = match overload {
-            Some(o) => o.availability == Availability::Es100Only,
-            None => {
-                let all = builtins::overloads(name);
-                !all.is_empty() && all.iter().all(|o| o.availability == Availability::Es100Only)
-            }
-        };
-        if es100_only {
+        if function_only_in(name, overload, Availability::Es100Only) {
             return Err(Unsupported::Builtin);
         }
         Ok(Cow::Owned(name.to_owned()))
@@ -193,10 +186,8 @@ impl Dialect for Gles300 {
     fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {
         match name {
             "gl_FragDepthEXT" => Ok("gl_FragDepth"),
-            _ => match builtins::variable(name) {
-                Some(v) if v.availability == Availability::Es100Only => Err(Unsupported::BuiltinVariable),
-                _ => Ok(name),
-            },
+            _ if variable_only_in(name, Availability::Es100Only) => Err(Unsupported::BuiltinVariable),
+            _ => Ok(name),
         }
     }
 }

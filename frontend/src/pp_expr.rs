@@ -176,7 +176,28 @@ pub enum MacroValue<'a> {
 }
 
 /// Tri-state result: `Ok(Some(v))` known value, `Ok(None)` unknown, `Err` invalid.
-pub type Eval = Result<Option<i64>, String>;
+pub type Eval = Result<Option<i64>, EvalError>;
+
+/// Why a condition has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// The condition is invalid, for this reason (to report).
+    Invalid(String),
+    /// It expands a macro whose body holds text the lexer could not read, already reported at its `#define`.
+    Reported,
+}
+
+impl From<String> for EvalError {
+    fn from(reason: String) -> Self {
+        EvalError::Invalid(reason)
+    }
+}
+
+impl From<&str> for EvalError {
+    fn from(reason: &str) -> Self {
+        EvalError::Invalid(reason.to_owned())
+    }
+}
 
 pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValue<'a>, depth: usize) -> Eval {
     if depth > 64 {
@@ -195,9 +216,12 @@ pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValu
             MacroValue::Undefined => Some(0),
             MacroValue::Unknown => None,
             MacroValue::Defined { function_like: true, .. } => {
-                return Err(format!("function-like macro '{}' used without arguments", names.resolve(*name)))
+                return Err(format!("function-like macro '{}' used without arguments", names.resolve(*name)).into())
             }
             MacroValue::Defined { body, .. } => {
+                if body.iter().any(|t| matches!(t.kind, TokenKind::Error(_))) {
+                    return Err(EvalError::Reported);
+                }
                 if body.is_empty() {
                     // The engine's evaluator reads a macro defined without a value as 0.
                     return Ok(Some(0));

@@ -448,22 +448,13 @@ impl<'m> Preprocessor<'m> {
         match pp_expr::eval(&condition.expr, names, &lookup, 0) {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
-            Err(reason) => {
-                // A macro whose body holds an unreadable character was reported at its `#define`: the condition
-                // failing because of it is the same problem, not a second one.
-                let broken = rest.iter().any(|t| {
-                    t.kind == TokenKind::Ident
-                        && state
-                            .macros
-                            .get(&t.sym)
-                            .is_some_and(|m| m.body.iter().any(|b| matches!(b.kind, TokenKind::Error(_))))
-                });
-                if !broken {
-                    let span = Self::condition_span(condition, rest);
-                    self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
-                }
+            Err(pp_expr::EvalError::Invalid(reason)) => {
+                let span = Self::condition_span(condition, rest);
+                self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
                 Some(false)
             }
+            // The macro's unreadable body was reported at its `#define`: not a second problem.
+            Err(pp_expr::EvalError::Reported) => Some(false),
         }
     }
 

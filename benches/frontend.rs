@@ -101,17 +101,8 @@ fn bench_frontend(c: &mut Criterion) {
             // The frontend alone (lex + preprocess + parse + lower), without the passes and the validator.
             for (id, variant) in [("pbr_gs_frontend_only_preserving", false), ("pbr_gs_frontend_only_variant", true)] {
                 let opts = options(variant, &pbr.name);
-                let frontend_opts =
-                    shaderlab::frontend::Options { defines: opts.defines.clone(), limits: opts.limits.clone() };
                 c.bench_function(id, |b| {
-                    b.iter(|| {
-                        shaderlab::frontend::parse(
-                            &pbr.name,
-                            black_box(&pbr.text),
-                            black_box(pbr.resolver.as_ref()),
-                            &frontend_opts,
-                        )
-                    })
+                    b.iter(|| shaderlab::parse(black_box(&pbr.text), black_box(pbr.resolver.as_ref()), &opts))
                 });
             }
         }

@@ -54,16 +54,7 @@ pub fn bench(
 ) -> Option<Timing> {
     let backend_options = crate::backends::Options::default();
     let once = || match stage {
-        BenchStage::Parse => {
-            let frontend_options =
-                shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
-            drop(std::hint::black_box(shaderlab_frontend::parse(
-                &options.file_name,
-                source,
-                includes,
-                &frontend_options,
-            )));
-        }
+        BenchStage::Parse => drop(std::hint::black_box(crate::parse(source, includes, options))),
         BenchStage::Check => drop(std::hint::black_box(analyze(source, includes, options))),
         BenchStage::Compile => {
             drop(std::hint::black_box(compile_report(source, includes, options, target, &backend_options)))

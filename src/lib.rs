@@ -50,12 +50,17 @@ impl Analysis {
     }
 }
 
-/// Read `source` into the IR and collect its diagnostics.
-pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Analysis {
+/// Read `source` into the IR: the frontend only (its problems are in `Module::clues`; no passes run).
+pub fn parse(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Module {
     let frontend_options =
         shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
     let name = if options.file_name.is_empty() { "<input>" } else { options.file_name.as_str() };
-    let module = shaderlab_frontend::parse(name, source, includes, &frontend_options);
+    shaderlab_frontend::parse(name, source, includes, &frontend_options)
+}
+
+/// Read `source` into the IR and collect its diagnostics.
+pub fn analyze(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Analysis {
+    let module = parse(source, includes, options);
     let facts = shaderlab_passes::run_passes(&module);
     let diagnostics = shaderlab_validator::collect(&module, Some(&facts));
     Analysis { module, facts, diagnostics }

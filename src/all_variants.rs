@@ -28,7 +28,6 @@ use codespan_reporting::term::termcolor::WriteColor;
 use serde_json::{json, Value};
 use shaderlab_ir::{
     Block, CondRegion, Expr, FileId, Guarded, Module, Note, PpBinaryOp, PpExpr, PpUnaryOp, Severity, Span, Statement,
-    StmtKind,
 };
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::variants::is_include_guard;
@@ -777,23 +776,10 @@ impl<'m> Walk<'m> {
     }
 
     fn statement(&mut self, s: &'m Statement) {
-        match &s.kind {
-            StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => self.block(b),
-            StmtKind::If { accept, reject, .. } => {
-                self.statement(accept);
-                if let Some(r) = reject {
-                    self.statement(r);
-                }
-            }
-            StmtKind::For { init, body, .. } => {
-                if let Some(i) = init {
-                    self.statement(i);
-                }
-                self.statement(body);
-            }
-            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => self.statement(body),
-            _ => {}
+        if let Some(b) = s.kind.nested_block() {
+            self.block(b);
         }
+        s.kind.for_each_nested(&mut |n| self.statement(n));
     }
 
     /// Regions among call and constructor arguments (the arguments themselves are visited through the arenas).

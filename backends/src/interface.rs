@@ -258,21 +258,10 @@ fn roots_of_stmt(s: &Statement, out: &mut HashMap<ExprId, Root>, decl_sizes: &mu
                 decl_sizes.insert(*l, locals.len());
             }
         }
-        StmtKind::Block(b) => Guarded::for_each_item(&b.stmts, &mut walk),
-        StmtKind::Switch { body, .. } => Guarded::for_each_item(&body.stmts, &mut walk),
-        StmtKind::If { accept, reject, .. } => {
-            walk(accept);
-            if let Some(r) = reject {
-                walk(r);
-            }
+        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => Guarded::for_each_item(&b.stmts, &mut walk),
+        StmtKind::If { .. } | StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+            s.kind.for_each_nested(&mut walk)
         }
-        StmtKind::For { init, body, .. } => {
-            if let Some(i) = init {
-                walk(i);
-            }
-            walk(body);
-        }
-        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk(body),
         StmtKind::Struct { declares, .. } => {
             for l in declares {
                 decl_sizes.insert(*l, declares.len());

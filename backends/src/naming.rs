@@ -203,25 +203,13 @@ fn sorted<T: Copy + Ord>(set: &HashSet<T>) -> Vec<T> {
 fn collect_local_structs(stmts: &[Guarded<shaderlab_ir::Statement>], out: &mut Vec<shaderlab_ir::StructId>) {
     use shaderlab_ir::StmtKind;
     fn stmt(s: &shaderlab_ir::Statement, out: &mut Vec<shaderlab_ir::StructId>) {
-        match &s.kind {
-            StmtKind::Struct { id, .. } => out.push(*id),
-            StmtKind::Block(b) => collect_local_structs(&b.stmts, out),
-            StmtKind::Switch { body, .. } => collect_local_structs(&body.stmts, out),
-            StmtKind::If { accept, reject, .. } => {
-                stmt(accept, out);
-                if let Some(r) = reject {
-                    stmt(r, out);
-                }
-            }
-            StmtKind::For { init, body, .. } => {
-                if let Some(i) = init {
-                    stmt(i, out);
-                }
-                stmt(body, out);
-            }
-            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => stmt(body, out),
-            _ => {}
+        if let StmtKind::Struct { id, .. } = &s.kind {
+            out.push(*id);
         }
+        if let Some(b) = s.kind.nested_block() {
+            collect_local_structs(&b.stmts, out);
+        }
+        s.kind.for_each_nested(&mut |n| stmt(n, out));
     }
     Guarded::for_each_item(stmts, &mut |s| stmt(s, out));
 }

@@ -285,21 +285,10 @@ impl<'a> Reach<'a> {
     fn stmt(&mut self, s: &Statement) {
         match &s.kind {
             StmtKind::Struct { id, .. } => self.local_struct(*id),
-            StmtKind::Block(b) => self.block(b),
-            StmtKind::Switch { body, .. } => self.block(body),
-            StmtKind::If { accept, reject, .. } => {
-                self.stmt(accept);
-                if let Some(r) = reject {
-                    self.stmt(r);
-                }
+            StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => self.block(b),
+            StmtKind::If { .. } | StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                s.kind.for_each_nested(&mut |n| self.stmt(n))
             }
-            StmtKind::For { init, body, .. } => {
-                if let Some(i) = init {
-                    self.stmt(i);
-                }
-                self.stmt(body);
-            }
-            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => self.stmt(body),
             StmtKind::Prototype(f) => self.function_work.push(*f),
             StmtKind::Empty
             | StmtKind::Expr(_)

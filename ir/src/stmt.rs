@@ -78,3 +78,34 @@ pub enum StmtKind {
     /// `#undef NAME` inside a function (preserving mode).
     Undef(Name),
 }
+
+impl StmtKind {
+    /// The block this statement opens: a `{ ... }` statement or a `switch` body.
+    pub fn nested_block(&self) -> Option<&Block> {
+        match self {
+            StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The statements nested directly in this one, outside any block, in source order: the branches of an `if`,
+    /// a `for`'s init and body, a loop's body.
+    pub fn for_each_nested<'a>(&'a self, f: &mut impl FnMut(&'a Statement)) {
+        match self {
+            StmtKind::If { accept, reject, .. } => {
+                f(accept);
+                if let Some(r) = reject {
+                    f(r);
+                }
+            }
+            StmtKind::For { init, body, .. } => {
+                if let Some(i) = init {
+                    f(i);
+                }
+                f(body);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => f(body),
+            _ => {}
+        }
+    }
+}

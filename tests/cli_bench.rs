@@ -80,13 +80,12 @@ fn zero_iterations_and_missing_files_are_usage_errors() {
 
 #[test]
 fn a_file_with_errors_is_timed_with_a_note() {
-    let dir = std::env::temp_dir().join(format!("shaderlab-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("broken.shader");
-    std::fs::write(&file, "Shader \"B\" { SubShader \"S\" { Pass \"P\" { VertexShader = v; FragmentShader = f;\n void v() { gl_Position = missing; }\n void f() { gl_FragColor = vec4(1.0); } } } }\n")
-        .expect("write");
+    let scratch = Scratch::new("bench-errors");
+    let file = scratch.write(
+        "broken.shader",
+        "Shader \"B\" { SubShader \"S\" { Pass \"P\" { VertexShader = v; FragmentShader = f;\n void v() { gl_Position = missing; }\n void f() { gl_FragColor = vec4(1.0); } } } }\n",
+    );
     let out = shaderlab(&["bench", &file.display().to_string(), "--iterations", "2", "--format", "json"]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("has errors"), "{}", show(&out));
 }

@@ -107,7 +107,8 @@ pub fn default_include_roots() -> Vec<PathBuf> {
         .collect()
 }
 
-fn hash_of(data: &[u8]) -> u64 {
+/// A hash of an input's bytes (finding names, choices drawn from an input).
+pub fn hash_of(data: &[u8]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     data.hash(&mut h);
     h.finish()

@@ -15,15 +15,12 @@
 use shaderlab::ir::Severity;
 use shaderlab::{compile_report, expand_macros, Options, Target};
 use shaderlab_fuzz::harness::{self, Outcome};
-use std::hash::{Hash, Hasher};
 
 const VALUES: [&str; 6] = ["", "0", "1", "2", "(1 + 2) * 3", "OTHER_NAME"];
 
 /// The macro set of an input: `(name, value)` pairs chosen by a hash of `data`.
 fn macro_set(data: &[u8], text: &str) -> Vec<(String, String)> {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    data.hash(&mut h);
-    let mut bits = h.finish();
+    let mut bits = harness::hash_of(data);
     let mut names = harness::tested_macros(text);
     names.extend(["GL_ES".to_owned(), "FUZZ_EXTRA".to_owned()]);
     let mut out = Vec::new();

@@ -100,6 +100,9 @@ pub struct AstFunction {
     pub params: Vec<Guarded<AstParam>>,
     pub body: Option<AstBlock>,
     pub span: Span,
+    /// How many expressions the parser made for the parameters and the body: the size the function's IR
+    /// expression arena is reserved at, so lowering does not regrow (and copy) it.
+    pub expr_count: usize,
 }
 
 /// A `#define` seen by the parser (preserving mode).

@@ -49,12 +49,55 @@ struct Lexer<'a> {
     cache: Vec<CacheSlot>,
 }
 
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+/// Byte classes, looked up once per byte on the lexer's hottest loops (identifiers and blanks) instead of a chain
+/// of range tests.
+const IDENT_START: u8 = 1;
+const IDENT_CONTINUE: u8 = 2;
+const BLANK: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            table[b] = IDENT_START | IDENT_CONTINUE;
+        } else if c.is_ascii_digit() {
+            table[b] = IDENT_CONTINUE;
+        } else if matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+            table[b] = BLANK;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Position of the first `\n` in `bytes`, eight bytes at a time (line comments are the longest runs the lexer
+/// skips).
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
+        // A zero byte in `word` is a newline in the chunk.
+        if word.wrapping_sub(ONES) & !word & HIGHS != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    bytes[offset..].iter().position(|&c| c == b'\n').map(|i| offset + i)
 }
 
+#[inline]
+fn is_ident_start(b: u8) -> bool {
+    CLASS[b as usize] & IDENT_START != 0
+}
+
+#[inline]
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    CLASS[b as usize] & IDENT_CONTINUE != 0
 }
 
 impl<'a> Lexer<'a> {
@@ -110,17 +153,16 @@ impl<'a> Lexer<'a> {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
                     // Runs of blanks (indentation) in one tight loop.
                     self.pos += 1;
-                    while self.pos < self.bytes.len()
-                        && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
-                    {
-                        self.pos += 1;
-                    }
+                    self.pos += self.bytes[self.pos..]
+                        .iter()
+                        .position(|&c| CLASS[c as usize] & BLANK == 0)
+                        .unwrap_or(self.bytes.len() - self.pos);
                 }
                 b'\\' if matches!(self.peek(1), b'\n') => self.pos += 2,
                 b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
                 b'/' if self.peek(1) == b'/' => {
                     let rest = &self.bytes[self.pos..];
-                    self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                    self.pos += memchr_newline(rest).unwrap_or(rest.len());
                 }
                 b'/' if self.peek(1) == b'*' => {
                     self.pos += 2;
@@ -164,9 +206,11 @@ impl<'a> Lexer<'a> {
                 b'0'..=b'9' => self.number(start, names),
                 b'.' if self.peek(1).is_ascii_digit() => self.number(start, names),
                 _ if is_ident_start(b) => {
-                    while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
-                        self.pos += 1;
-                    }
+                    self.pos += 1;
+                    self.pos += self.bytes[self.pos..]
+                        .iter()
+                        .position(|&c| !is_ident_continue(c))
+                        .unwrap_or(self.bytes.len() - self.pos);
                     let text = &self.text[start..self.pos];
                     self.push(TokenKind::Ident, start, names, Some(text));
                 }

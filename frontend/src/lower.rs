@@ -142,7 +142,7 @@ impl<'m> Lowerer<'m> {
     }
 
     fn function(&mut self, f: &AstFunction) -> FunctionId {
-        let mut fx = FunctionCx { arena: Arena::new(), locals: PrimaryMap::new() };
+        let mut fx = FunctionCx { arena: Arena::with_capacity(f.expr_count + 4), locals: PrimaryMap::new() };
         let return_type = self.type_spec(&f.return_type, &[], &mut fx.arena);
         let params = map_guarded(&f.params, &mut |p: &AstParam, out| out.push(Guarded::Item(self.param(p, &mut fx))));
         let body = f.body.as_ref().map(|b| self.block(b, &mut fx));

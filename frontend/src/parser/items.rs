@@ -347,6 +347,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn function_rest(&mut self, return_type: AstType, start: Span) -> Option<AstFunction> {
         let name_tok = self.bump()?;
         let (name, name_span) = (name_tok.sym, name_tok.span);
+        let exprs_before = self.ast.exprs.len();
         self.pos += 1; // (
         let params = self.guarded_list(&mut |p| p.parameter(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         if !self.expect(Punct::RParen, "')'") {
@@ -361,6 +362,7 @@ impl<'a> Parser<'a> {
                 params,
                 body: None,
                 span: start.to(self.prev_span()),
+                expr_count: self.ast.exprs.len() - exprs_before,
             });
         }
         if !self.is_punct(Punct::LBrace) {
@@ -369,7 +371,15 @@ impl<'a> Parser<'a> {
             return None;
         }
         let body = self.block()?;
-        Some(AstFunction { return_type, name, name_span, params, body: Some(body), span: start.to(self.prev_span()) })
+        Some(AstFunction {
+            return_type,
+            name,
+            name_span,
+            params,
+            body: Some(body),
+            span: start.to(self.prev_span()),
+            expr_count: self.ast.exprs.len() - exprs_before,
+        })
     }
 
     fn parameter(&mut self) -> Step<AstParam> {

@@ -31,7 +31,7 @@ use std::time::Duration;
 /// large share of compile time.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: shaderlab::alloc::MiAlloc = shaderlab::alloc::MiAlloc;
 
 const PBR: &str = "dev_2.0__PBR.gs";
 

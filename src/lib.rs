@@ -6,6 +6,8 @@
 //! See ARCHITECTURE.md for the crates behind it.
 
 pub mod all_variants;
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 pub mod bench;
 pub mod compile;
 pub mod facts_json;

@@ -17,7 +17,7 @@ mod generate_cmd;
 /// markedly faster than the system allocator (see docs/performance.md). Library users choose their own.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: shaderlab::alloc::MiAlloc = shaderlab::alloc::MiAlloc;
 
 #[derive(Parser)]
 #[command(name = "shaderlab", version, about = "A compiler for Galacean ShaderLab")]

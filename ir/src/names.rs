@@ -22,8 +22,7 @@ entity_impl!(Name, "name");
 ///   growing the table never rehashes text.
 ///
 /// Equality, `Debug` and serialization only look at the names in order (a JSON array of strings), never at the
-/// table's size.
-#[derive(Clone)]
+/// table's size. A clone keeps the original's spare room (see [`Interner::reserve`]).
 pub struct Interner {
     text: String,
     bounds: Vec<u32>,
@@ -168,6 +167,26 @@ impl Interner {
     /// Every name's text, in name order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         (0..self.len()).map(|i| self.text_of(i))
+    }
+}
+
+/// `Vec::clone` drops spare capacity; this keeps it, so that a module's interner cloned from a reserved seed takes
+/// its first few hundred names without growing any buffer.
+impl Clone for Interner {
+    fn clone(&self) -> Self {
+        fn with_room<T: Copy>(v: &[T], capacity: usize) -> Vec<T> {
+            let mut out = Vec::with_capacity(capacity);
+            out.extend_from_slice(v);
+            out
+        }
+        let mut text = String::with_capacity(self.text.capacity());
+        text.push_str(&self.text);
+        Self {
+            text,
+            bounds: with_room(&self.bounds, self.bounds.capacity()),
+            hashes: with_room(&self.hashes, self.hashes.capacity()),
+            slots: self.slots.clone(),
+        }
     }
 }
 

@@ -510,7 +510,9 @@ impl<'a> Parser<'a> {
         element: &mut dyn FnMut(&mut Parser<'a>) -> Step<T>,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
-        let mut items = Vec::new();
+        // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
+        // skips the regrowths from one and two, each a reallocation and a copy.
+        let mut items = Vec::with_capacity(4);
         while let Some(t) = self.peek() {
             if is_end(self) {
                 break;

@@ -8,10 +8,14 @@ use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
-    // About one token per five bytes of shader text: reserving that up front avoids regrowing the vector. Large
-    // texts (whole files) take a buffer from the thread's pool; small ones (macro values) get their own.
-    let estimate = text.len() / 5 + 16;
-    let out = if text.len() > 4096 { crate::pool::take(estimate) } else { Vec::with_capacity(estimate) };
+    // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
+    // the thread's pool, sized for dense code (a token per three bytes: generated or minified shaders come close);
+    // small ones (macro values) get their own, at the one-token-per-five-bytes of typical hand-written shaders.
+    let out = if text.len() > 4096 {
+        crate::pool::take(text.len() / 3 + 16)
+    } else {
+        Vec::with_capacity(text.len() / 5 + 16)
+    };
     let cache = if text.len() > 4096 { vec![CacheSlot::default(); CACHE_SLOTS] } else { Vec::new() };
     let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out, cache };
     lexer.run(names);

@@ -214,6 +214,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
             }
         }
     }
+    shader.recycle();
     module.clues = sink.clues;
     module
 }

@@ -147,6 +147,21 @@ pub struct ShaderSyntax {
     pub subshaders: Vec<SubShaderSyntax>,
 }
 
+impl ShaderSyntax {
+    /// Hand every level's token buffer back to the thread's pool (the levels were lowered already).
+    pub fn recycle(self) {
+        crate::pool::give(self.level.glsl);
+        for sub in self.subshaders {
+            crate::pool::give(sub.level.glsl);
+            for pass in sub.passes {
+                if let PassSyntax::Pass { level, .. } = pass {
+                    crate::pool::give(level.glsl);
+                }
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum LevelKind {
     Shader,
@@ -304,7 +319,10 @@ impl<'a, 's> StructParser<'a, 's> {
         kind: LevelKind,
         on_child: &mut dyn FnMut(Child),
     ) -> (LevelSyntax, Vec<EntryAssign>, Vec<EntryAssign>) {
-        let mut level = LevelSyntax::default();
+        // A level's GLSL tokens are at most the rest of the file's: a buffer of that size (reused from the thread's
+        // pool, see `ShaderSyntax::recycle`) never regrows, where growing it from empty copied every token
+        // several times.
+        let mut level = LevelSyntax { glsl: crate::pool::take(self.toks.len() - self.pos), ..LevelSyntax::default() };
         let mut vertex = Vec::new();
         let mut fragment = Vec::new();
         // GLSL nesting inside this level: braces decide where the level ends; parentheses and brackets only

@@ -5,7 +5,7 @@
 //! a backslash before a line break joins the lines.
 
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{FileId, Interner, Name, Span};
+use shaderlab_ir::{FileId, Interner, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
@@ -16,29 +16,9 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     } else {
         Vec::with_capacity(text.len() / 5 + 16)
     };
-    let cache = if text.len() > 4096 { vec![CacheSlot::default(); CACHE_SLOTS] } else { Vec::new() };
-    let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out, cache };
+    let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out };
     lexer.run(names);
     lexer.out
-}
-
-/// Slots of the identifier cache (a power of two).
-const CACHE_SLOTS: usize = 1024;
-
-/// One slot of the lexer's identifier cache: the spelling's first eight bytes and length, and its name.
-#[derive(Clone, Copy, Default)]
-struct CacheSlot {
-    head: u64,
-    len: u32,
-    name: Option<Name>,
-}
-
-/// The first (up to) eight bytes of `text`, little-endian, zero-padded.
-fn head_of(text: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    let n = text.len().min(8);
-    word[..n].copy_from_slice(&text[..n]);
-    u64::from_le_bytes(word)
 }
 
 struct Lexer<'a> {
@@ -48,9 +28,6 @@ struct Lexer<'a> {
     file: FileId,
     line_start: bool,
     out: Vec<Token>,
-    /// A direct-mapped cache in front of the interner: shader text repeats a few hundred spellings (keywords,
-    /// types, its own names), and a hit costs a comparison instead of a hash-table lookup. Empty for small texts.
-    cache: Vec<CacheSlot>,
 }
 
 /// Byte classes, looked up once per byte on the lexer's hottest loops (identifiers and blanks) instead of a chain
@@ -111,7 +88,7 @@ impl<'a> Lexer<'a> {
 
     fn push(&mut self, kind: TokenKind, start: usize, names: &mut Interner, sym_text: Option<&str>) {
         let sym = match sym_text {
-            Some(text) => self.intern(text, names),
+            Some(text) => names.intern(text),
             None => Interner::EMPTY,
         };
         self.out.push(Token {
@@ -121,27 +98,6 @@ impl<'a> Lexer<'a> {
             line_start: self.line_start,
         });
         self.line_start = false;
-    }
-
-    fn intern(&mut self, text: &str, names: &mut Interner) -> Name {
-        if self.cache.is_empty() {
-            return names.intern(text);
-        }
-        let bytes = text.as_bytes();
-        let head = head_of(bytes);
-        let len = bytes.len() as u32;
-        let hash = (head ^ (len as u64).rotate_left(59)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = (hash >> 54) as usize & (CACHE_SLOTS - 1);
-        let entry = self.cache[slot];
-        if let Some(name) = entry.name {
-            // Spellings of at most eight bytes are equal when their heads and lengths are.
-            if entry.head == head && entry.len == len && (len <= 8 || names.resolve(name) == text) {
-                return name;
-            }
-        }
-        let name = names.intern(text);
-        self.cache[slot] = CacheSlot { head, len, name: Some(name) };
-        name
     }
 
     fn run(&mut self, names: &mut Interner) {

@@ -18,8 +18,9 @@ entity_impl!(Name, "name");
 ///   starts with 0 and only grows by appending), so interning a new name allocates nothing per name and a clone is
 ///   a few `memcpy`s;
 /// - `slots` is an open-addressing table (linear probing, power-of-two size, at most half full) of name indices,
-///   `EMPTY_SLOT` where free; `hashes[i]` keeps name `i`'s hash, so probing compares a word before any bytes and
-///   growing the table never rehashes text.
+///   `EMPTY_SLOT` where free; `hashes[i]` keeps name `i`'s hash (growing the table never rehashes text) and
+///   `heads[i]` its first eight bytes, so a lookup of a spelling of at most eight bytes (most identifiers)
+///   compares two words and a length, and never the text.
 ///
 /// Equality, `Debug` and serialization only look at the names in order (a JSON array of strings), never at the
 /// table's size. A clone keeps the original's spare room (see [`Interner::reserve`]).
@@ -27,35 +28,58 @@ pub struct Interner {
     text: String,
     bounds: Vec<u32>,
     hashes: Vec<u32>,
+    heads: Vec<u64>,
     slots: Vec<u32>,
 }
 
 const EMPTY_SLOT: u32 = u32::MAX;
 const MIN_SLOTS: usize = 64;
 
-/// Hash of a spelling: multiply-rotate over little-endian words, the length folded into the last one. Fast for
-/// the short spellings that dominate shader text.
+/// The first eight bytes of a spelling, zero-padded, as a little-endian word. Two spellings of at most eight
+/// bytes are equal exactly when their heads and lengths are.
 #[inline]
-fn hash_text(bytes: &[u8]) -> u32 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut hash = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        hash = (hash.rotate_left(5) ^ word).wrapping_mul(K);
+fn head_of(bytes: &[u8]) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(word) => u64::from_le_bytes(*word),
+        None => {
+            let mut word = 0u64;
+            for (i, &b) in bytes.iter().enumerate() {
+                word |= u64::from(b) << (8 * i);
+            }
+            word
+        }
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+}
+
+/// Hash of a spelling from its head and length, and for longer spellings the rest of its bytes, eight at a time
+/// (multiply-rotate). One multiply for the short spellings that dominate shader text.
+#[inline]
+fn hash_text(bytes: &[u8], head: u64) -> u32 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut hash = (head ^ (bytes.len() as u64).rotate_left(56)).wrapping_mul(K);
+    if bytes.len() > 8 {
+        let mut chunks = bytes[8..].chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            hash = (hash.rotate_left(5) ^ word).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            hash = (hash.rotate_left(5) ^ head_of(rest)).wrapping_mul(K);
+        }
     }
     (hash >> 32) as u32
 }
 
 impl Default for Interner {
     fn default() -> Self {
-        Self { text: String::new(), bounds: vec![0], hashes: Vec::new(), slots: vec![EMPTY_SLOT; MIN_SLOTS] }
+        Self {
+            text: String::new(),
+            bounds: vec![0],
+            hashes: Vec::new(),
+            heads: Vec::new(),
+            slots: vec![EMPTY_SLOT; MIN_SLOTS],
+        }
     }
 }
 
@@ -81,9 +105,28 @@ impl Interner {
         unsafe { self.text.get_unchecked(start..end) }
     }
 
-    /// The slot holding `text` (hash `hash`), or the free slot where it would go.
-    #[inline]
-    fn find(&self, text: &str, hash: u32) -> (usize, Option<u32>) {
+    /// Whether name `i`, whose head equals `text`'s, is `text`: same length, and for spellings longer than eight
+    /// bytes the same last eight bytes (up to sixteen bytes that covers everything) or the same text.
+    #[inline(always)]
+    fn same_tail(&self, i: usize, text: &str) -> bool {
+        let (start, end) = (self.bounds[i] as usize, self.bounds[i + 1] as usize);
+        let len = text.len();
+        if end - start != len {
+            return false;
+        }
+        if len <= 8 {
+            return true;
+        }
+        let stored = &self.text.as_bytes()[start..end];
+        if len <= 16 {
+            return stored[len - 8..] == text.as_bytes()[len - 8..];
+        }
+        stored == text.as_bytes()
+    }
+
+    /// The slot holding `text` (head `head`, hash `hash`), or the free slot where it would go.
+    #[inline(always)]
+    fn find(&self, text: &str, head: u64, hash: u32) -> (usize, Option<u32>) {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
@@ -91,7 +134,8 @@ impl Interner {
             if index == EMPTY_SLOT {
                 return (slot, None);
             }
-            if self.hashes[index as usize] == hash && self.text_of(index as usize) == text {
+            let i = index as usize;
+            if self.hashes[i] == hash && self.heads[i] == head && self.same_tail(i, text) {
                 return (slot, Some(index));
             }
             slot = (slot + 1) & mask;
@@ -99,8 +143,9 @@ impl Interner {
     }
 
     pub fn intern(&mut self, text: &str) -> Name {
-        let hash = hash_text(text.as_bytes());
-        let (slot, found) = self.find(text, hash);
+        let head = head_of(text.as_bytes());
+        let hash = hash_text(text.as_bytes(), head);
+        let (slot, found) = self.find(text, head, hash);
         if let Some(index) = found {
             return Name(index);
         }
@@ -108,6 +153,7 @@ impl Interner {
         self.text.push_str(text);
         self.bounds.push(self.text.len() as u32);
         self.hashes.push(hash);
+        self.heads.push(head);
         self.slots[slot] = index;
         if self.hashes.len() * 2 > self.slots.len() {
             self.grow(self.slots.len() * 2);
@@ -138,12 +184,14 @@ impl Interner {
         }
         self.bounds.reserve(additional);
         self.hashes.reserve(additional);
+        self.heads.reserve(additional);
         self.text.reserve(additional * 8);
     }
 
     /// The name of `text` if it was interned before.
     pub fn lookup(&self, text: &str) -> Option<Name> {
-        self.find(text, hash_text(text.as_bytes())).1.map(Name)
+        let head = head_of(text.as_bytes());
+        self.find(text, head, hash_text(text.as_bytes(), head)).1.map(Name)
     }
 
     pub fn resolve(&self, name: Name) -> &str {
@@ -185,6 +233,7 @@ impl Clone for Interner {
             text,
             bounds: with_room(&self.bounds, self.bounds.capacity()),
             hashes: with_room(&self.hashes, self.hashes.capacity()),
+            heads: with_room(&self.heads, self.heads.capacity()),
             slots: self.slots.clone(),
         }
     }
@@ -220,5 +269,61 @@ impl<'de> Deserialize<'de> for Interner {
             names.intern(text);
         }
         Ok(names)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_text_same_name_and_different_text_different_name() {
+        let mut names = Interner::new();
+        // Heads shared, lengths, middles and tails differing; the empty string; a NUL that pads like the head.
+        let words = [
+            "",
+            "a",
+            "a\0",
+            "ab",
+            "position",
+            "position_",
+            "position_x",
+            "position_y",
+            "positionWS",
+            "position_0123456",
+            "position_0123457",
+            "position_01234567890",
+            "position_01234567891",
+            "v_uv",
+            "material_BaseColor",
+        ];
+        let ids: Vec<Name> = words.iter().map(|w| names.intern(w)).collect();
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(names.intern(w), ids[i], "{w:?} interned twice gave two names");
+            assert_eq!(names.resolve(ids[i]), *w);
+            assert_eq!(names.lookup(w), Some(ids[i]));
+            for j in 0..i {
+                assert_ne!(ids[i], ids[j], "{w:?} and {:?} got one name", words[j]);
+            }
+        }
+        assert_eq!(ids[0], Interner::EMPTY);
+        assert_eq!(names.lookup("positio"), None);
+    }
+
+    #[test]
+    fn growth_clone_and_serialization_keep_every_name() {
+        let mut names = Interner::new();
+        let spelled: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
+        let ids: Vec<Name> = spelled.iter().map(|s| names.intern(s)).collect();
+        let copy = names.clone();
+        assert_eq!(copy, names);
+        for (s, &id) in spelled.iter().zip(&ids) {
+            assert_eq!(copy.lookup(s), Some(id));
+            assert_eq!(copy.resolve(id), s);
+        }
+        let json = serde_json::to_string(&names).expect("serializes");
+        let back: Interner = serde_json::from_str(&json).expect("deserializes");
+        assert_eq!(back, names);
+        assert_eq!(back.lookup("name_4999"), Some(ids[4999]));
     }
 }

@@ -71,7 +71,8 @@ impl FlowRule {
 
 /// Run the flow and placement rules.
 pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
-    let mut cx = Flow { m, out: Vec::new(), vertex_functions: HashSet::default() };
+    let mut cx =
+        Flow { m, out: Vec::new(), vertex_functions: HashSet::default(), base: CondCtx::default(), path: Vec::new() };
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {
@@ -84,17 +85,17 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
         if global.qualifiers.storage == Some(Storage::Uniform) {
             if let Some(init) = global.init {
                 let name = m.name(global.name).to_owned();
-                cx.push(FlowRule::UniformInitializer { name }, m.global_exprs[init].span, &CondCtx::default());
+                cx.push(FlowRule::UniformInitializer { name }, m.global_exprs[init].span);
             }
         }
         let sampler = matches!(facts.typing.globals[g], Some(Ty::Sampler(_)));
         if sampler && !global.is_uniform() {
             let name = m.name(global.name).to_owned();
-            cx.push(FlowRule::SamplerPlacement { name }, global.ty.span, &CondCtx::default());
+            cx.push(FlowRule::SamplerPlacement { name }, global.ty.span);
         }
     }
     for (f, func) in m.functions.iter() {
-        let ctx = facts.resolution.function_ctx[f].clone().unwrap_or_default();
+        cx.base = facts.resolution.function_ctx[f].clone().unwrap_or_default();
         for (l, local) in func.locals.iter() {
             let sampler = matches!(facts.typing.locals[f][l], Some(Ty::Sampler(_)));
             let misplaced = match local.kind {
@@ -103,24 +104,25 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
             };
             if sampler && misplaced {
                 let name = m.name(local.name).to_owned();
-                cx.push(FlowRule::SamplerPlacement { name }, local.ty.span, &ctx);
+                cx.push(FlowRule::SamplerPlacement { name }, local.ty.span);
             }
         }
         let Some(body) = &func.body else { continue };
         let mut walk = Walk { loops: 0, switches: 0, vertex: cx.vertex_functions.contains(&f) };
-        cx.block_stmts(&body.stmts, &ctx, &mut walk);
+        cx.block_stmts(&body.stmts, &mut walk);
         let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);
         // With syntax errors a `return` may have been lost to recovery: not a second diagnostic.
         if non_void && !incomplete {
             let name = m.name(func.name).to_owned();
             if !has_return(&body.stmts) {
-                cx.push(FlowRule::MissingReturn { function: name, some_path: false }, func.name_span, &ctx);
+                cx.push(FlowRule::MissingReturn { function: name, some_path: false }, func.name_span);
             } else if !list_returns(&body.stmts) {
                 let end = Span::new(body.span.file, body.span.end.saturating_sub(1), body.span.end);
-                cx.push(FlowRule::MissingReturn { function: name, some_path: true }, end, &ctx);
+                cx.push(FlowRule::MissingReturn { function: name, some_path: true }, end);
             }
         }
         let _: FunctionId = f;
+        cx.base = CondCtx::default();
     }
     cx.out
 }
@@ -129,6 +131,11 @@ struct Flow<'m> {
     m: &'m Module,
     out: Vec<Diagnostic>,
     vertex_functions: HashSet<FunctionId>,
+    /// The conditions of the function being walked, and the conditional branches entered inside it, innermost
+    /// last. A diagnostic's context (for its "in variants where" note) is built from them only when one is
+    /// reported: entering a region must not cost a context per branch for the clean code that is the rule.
+    base: CondCtx,
+    path: Vec<(&'m CondRegion<Statement>, u32)>,
 }
 
 #[derive(Clone, Copy)]
@@ -203,8 +210,13 @@ fn first_statement(items: &[Guarded<Statement>]) -> Option<Span> {
     first
 }
 
-impl Flow<'_> {
-    fn push(&mut self, rule: FlowRule, span: Span, ctx: &CondCtx) {
+impl<'m> Flow<'m> {
+    /// Report `rule` at `span` in the current conditional context.
+    fn push(&mut self, rule: FlowRule, span: Span) {
+        let mut ctx = self.base.clone();
+        for &(region, branch) in &self.path {
+            ctx = ctx.enter(self.m, region, branch);
+        }
         let severity = rule.severity();
         let mut notes = Vec::new();
         if !ctx.descriptions.is_empty() {
@@ -213,26 +225,28 @@ impl Flow<'_> {
         self.out.push(Diagnostic { kind: DiagnosticType::Flow(rule), severity, span, notes });
     }
 
-    fn region_each(&mut self, region: &CondRegion<Statement>, ctx: &CondCtx, walk: &mut Walk) {
+    fn region_each(&mut self, region: &'m CondRegion<Statement>, walk: &mut Walk) {
         for (i, b) in region.branches.iter().enumerate() {
-            let inner = ctx.enter(self.m, region, i as u32);
-            self.block_stmts(&b.items, &inner, walk);
+            self.path.push((region, i as u32));
+            self.block_stmts(&b.items, walk);
+            self.path.pop();
         }
         if let Some(items) = &region.else_items {
-            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
-            self.block_stmts(items, &inner, walk);
+            self.path.push((region, ELSE_BRANCH));
+            self.block_stmts(items, walk);
+            self.path.pop();
         }
     }
 
     /// One statement list (a block): unreachable code after a jump, then each statement.
-    fn block_stmts(&mut self, stmts: &[Guarded<Statement>], ctx: &CondCtx, walk: &mut Walk) {
+    fn block_stmts(&mut self, stmts: &'m [Guarded<Statement>], walk: &mut Walk) {
         let mut ended = false;
         let mut reported = false;
         for item in stmts {
             match item {
                 Guarded::Item(s) => {
                     if ended && !reported && !inert(s) {
-                        self.push(FlowRule::UnreachableCode, s.span, ctx);
+                        self.push(FlowRule::UnreachableCode, s.span);
                         reported = true;
                     }
                     // A label starts a new reachable path in a switch.
@@ -240,7 +254,7 @@ impl Flow<'_> {
                         ended = false;
                         reported = false;
                     }
-                    self.stmt(s, ctx, walk);
+                    self.stmt(s, walk);
                     if jumps(s) {
                         ended = true;
                     }
@@ -249,11 +263,11 @@ impl Flow<'_> {
                     if ended && !reported {
                         let first = region.branches.iter().find_map(|b| first_statement(&b.items));
                         if let Some(span) = first {
-                            self.push(FlowRule::UnreachableCode, span, ctx);
+                            self.push(FlowRule::UnreachableCode, span);
                             reported = true;
                         }
                     }
-                    self.region_each(region, ctx, walk);
+                    self.region_each(region, walk);
                     if region_returns(region) {
                         ended = true;
                     }
@@ -262,65 +276,56 @@ impl Flow<'_> {
         }
     }
 
-    fn body(&mut self, construct: &str, body: &Statement, ctx: &CondCtx, walk: &mut Walk) {
+    fn body(&mut self, construct: &str, body: &'m Statement, walk: &mut Walk) {
         if matches!(body.kind, StmtKind::Empty) {
-            self.push(FlowRule::EmptyStatementBody { construct: construct.into() }, body.span, ctx);
+            self.push(FlowRule::EmptyStatementBody { construct: construct.into() }, body.span);
         }
-        self.stmt(body, ctx, walk);
+        self.stmt(body, walk);
     }
 
-    fn stmt(&mut self, s: &Statement, ctx: &CondCtx, walk: &mut Walk) {
+    fn stmt(&mut self, s: &'m Statement, walk: &mut Walk) {
         let misplaced = |keyword: &str, reason: &str| FlowRule::MisplacedControlFlow {
             keyword: keyword.into(),
             reason: reason.into(),
         };
         match &s.kind {
             StmtKind::Break if walk.loops == 0 && walk.switches == 0 => {
-                self.push(misplaced("break", "only inside a loop or a switch"), s.span, ctx)
+                self.push(misplaced("break", "only inside a loop or a switch"), s.span)
             }
-            StmtKind::Continue if walk.loops == 0 => {
-                self.push(misplaced("continue", "only inside a loop"), s.span, ctx)
-            }
-            StmtKind::Case(_) if walk.switches == 0 => {
-                self.push(misplaced("case", "only inside a switch"), s.span, ctx)
-            }
-            StmtKind::Default if walk.switches == 0 => {
-                self.push(misplaced("default", "only inside a switch"), s.span, ctx)
-            }
-            StmtKind::Discard if walk.vertex => self.push(
-                misplaced("discard", "only in fragment code (this function runs in the vertex stage)"),
-                s.span,
-                ctx,
-            ),
-            StmtKind::Block(b) => self.block_stmts(&b.stmts, ctx, walk),
+            StmtKind::Continue if walk.loops == 0 => self.push(misplaced("continue", "only inside a loop"), s.span),
+            StmtKind::Case(_) if walk.switches == 0 => self.push(misplaced("case", "only inside a switch"), s.span),
+            StmtKind::Default if walk.switches == 0 => self.push(misplaced("default", "only inside a switch"), s.span),
+            StmtKind::Discard if walk.vertex => self
+                .push(misplaced("discard", "only in fragment code (this function runs in the vertex stage)"), s.span),
+            StmtKind::Block(b) => self.block_stmts(&b.stmts, walk),
             StmtKind::If { accept, reject, .. } => {
-                self.body("if", accept, ctx, walk);
+                self.body("if", accept, walk);
                 if let Some(r) = reject {
-                    self.body("else", r, ctx, walk);
+                    self.body("else", r, walk);
                 }
             }
             StmtKind::For { body, .. } => {
                 let mut inner = Walk { loops: walk.loops + 1, ..*walk };
-                self.body("for", body, ctx, &mut inner);
+                self.body("for", body, &mut inner);
             }
             StmtKind::While { body, .. } => {
                 let mut inner = Walk { loops: walk.loops + 1, ..*walk };
-                self.body("while", body, ctx, &mut inner);
+                self.body("while", body, &mut inner);
             }
             StmtKind::DoWhile { body, .. } => {
                 let mut inner = Walk { loops: walk.loops + 1, ..*walk };
-                self.stmt(body, ctx, &mut inner);
+                self.stmt(body, &mut inner);
             }
             StmtKind::Switch { body, .. } => {
-                self.switch(s, body, ctx);
+                self.switch(s, body);
                 let mut inner = Walk { switches: walk.switches + 1, ..*walk };
-                self.block_stmts(&body.stmts, ctx, &mut inner);
+                self.block_stmts(&body.stmts, &mut inner);
             }
             _ => {}
         }
     }
 
-    fn switch(&mut self, s: &Statement, body: &Block, ctx: &CondCtx) {
+    fn switch(&mut self, s: &Statement, body: &Block) {
         let defaults: Vec<Span> = body
             .stmts
             .iter()
@@ -338,13 +343,13 @@ impl Flow<'_> {
             _ => false,
         });
         if defaults.len() > 1 {
-            self.push(FlowRule::InvalidSwitchDefault { duplicate: true }, defaults[1], ctx);
+            self.push(FlowRule::InvalidSwitchDefault { duplicate: true }, defaults[1]);
             if let Some(d) = self.out.last_mut() {
                 d.notes.insert(0, Note { span: Some(defaults[0]), message: "the first 'default' is here".into() });
             }
         } else if defaults.is_empty() && !conditional_default {
             let keyword = Span::new(s.span.file, s.span.start, s.span.start + 6);
-            self.push(FlowRule::InvalidSwitchDefault { duplicate: false }, keyword, ctx);
+            self.push(FlowRule::InvalidSwitchDefault { duplicate: false }, keyword);
         }
     }
 }

@@ -138,6 +138,7 @@ impl<'m> Preprocessor<'m> {
     /// Preprocess one level's tokens (from the main file) with the state inherited from the levels above.
     pub fn level(&mut self, tokens: &[Token], state: &mut PpState) -> Vec<Token> {
         let mut out = crate::pool::take_largest(tokens.len());
+        self.directives.reserve(tokens.len() / 16);
         let mut ctx = FileCtx { key: String::new(), stack: Vec::new(), guard_at: None };
         self.file(tokens, state, &mut ctx, &mut out);
         out
@@ -587,6 +588,10 @@ impl<'m> Preprocessor<'m> {
         } else {
             state.included.insert(key.clone(), IncludeRecord { span, unconditional, guarded: guard.is_some() });
         }
+        // Room for the chunk's tokens and (at most about one per sixteen tokens) its directives, reserved once
+        // instead of regrown while it is copied in.
+        out.reserve(tokens.len());
+        self.directives.reserve(tokens.len() / 16);
         let mut child = FileCtx { key: key.clone(), stack: ctx.stack.clone(), guard_at: guard.map(|_| 0) };
         child.stack.push(ctx.key.clone());
         self.file(&tokens, state, &mut child, out);

@@ -162,6 +162,9 @@ impl ShaderSyntax {
     }
 }
 
+/// At most this many tokens are reserved up front for one level's GLSL text.
+const LEVEL_ROOM_CAP: usize = 1 << 14;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum LevelKind {
     Shader,
@@ -320,9 +323,11 @@ impl<'a, 's> StructParser<'a, 's> {
         on_child: &mut dyn FnMut(Child),
     ) -> (LevelSyntax, Vec<EntryAssign>, Vec<EntryAssign>) {
         // A level's GLSL tokens are at most the rest of the file's: a buffer of that size (reused from the thread's
-        // pool, see `ShaderSyntax::recycle`) never regrows, where growing it from empty copied every token
-        // several times.
-        let mut level = LevelSyntax { glsl: crate::pool::take(self.toks.len() - self.pos), ..LevelSyntax::default() };
+        // pool, see `ShaderSyntax::recycle`) does not regrow, where growing it from empty copied every token
+        // several times. Capped, so that a file of many passes does not reserve the rest of the file once per pass
+        // (a larger level regrows from the cap).
+        let room = (self.toks.len() - self.pos).min(LEVEL_ROOM_CAP);
+        let mut level = LevelSyntax { glsl: crate::pool::take(room), ..LevelSyntax::default() };
         let mut vertex = Vec::new();
         let mut fragment = Vec::new();
         // GLSL nesting inside this level: braces decide where the level ends; parentheses and brackets only

@@ -14,6 +14,7 @@ use crate::resolve::{Resolution, Resolved, Symbol};
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
+use cranelift_entity::{EntityRef, SecondaryMap};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
@@ -137,21 +138,40 @@ pub struct Consts {
 }
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
-    let out = Consts { values: ExprTable::for_module(m), constness: ExprTable::for_module(m), clues: Vec::new() };
-    let mut cx = Folder { m, res, typing, out };
-    cx.arena(Owner::Global, &m.global_exprs);
+    let out = Consts { values: ExprTable::new(), constness: ExprTable::new(), clues: Vec::new() };
+    let mut cx = Folder { m, res, typing, out, current: None };
+    let (constness, values) = cx.arena(Owner::Global, &m.global_exprs);
+    cx.out.constness.global = constness;
+    cx.out.values.global = values;
+    let mut constness = Vec::with_capacity(m.functions.len());
+    let mut values = Vec::with_capacity(m.functions.len());
     for (f, func) in m.functions.iter() {
-        cx.arena(Owner::Function(f), &func.exprs);
+        let (c, v) = cx.arena(Owner::Function(f), &func.exprs);
+        constness.push(c);
+        values.push(v);
     }
+    cx.out.constness.functions = SecondaryMap::from(constness);
+    cx.out.values.functions = SecondaryMap::from(values);
     cx.declarations();
     cx.out
+}
+
+/// The arena being folded: its owner and the results so far, one per expression in arena order.
+struct Current {
+    owner: Owner,
+    constness: Vec<Constness>,
+    values: Vec<Option<ConstValue>>,
 }
 
 struct Folder<'m> {
     m: &'m Module,
     res: &'m Resolution,
     typing: &'m Typing,
+    /// The finished arenas (every arena once folding is done).
     out: Consts,
+    /// The arena being folded; `None` before and after. Its results move into `out` when it is done, so
+    /// lookups go through [`Folder::constness`] and [`Folder::value`], which know where each arena is.
+    current: Option<Current>,
 }
 
 fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
@@ -237,7 +257,7 @@ fn y_u32(s: Scalar) -> u32 {
 }
 
 /// A pure builtin applied to constant components.
-fn builtin(name: &str, args: &[Vec<Scalar>]) -> Option<Vec<Scalar>> {
+fn builtin(name: &str, args: &[&[Scalar]]) -> Option<Vec<Scalar>> {
     let unary = |f: fn(f32) -> f32| -> Option<Vec<Scalar>> {
         let [a] = args else { return None };
         a.iter()
@@ -298,30 +318,55 @@ impl<'m> Folder<'m> {
         &mut self.out.clues[last]
     }
 
-    fn get(&self, owner: Owner, e: ExprId) -> (Constness, Option<ConstValue>) {
-        (*self.out.constness.get(owner, e), self.out.values.get(owner, e).clone())
-    }
-
-    fn arena(&mut self, owner: Owner, arena: &'m PrimaryMap<ExprId, Expression>) {
-        for (id, e) in arena.iter() {
-            let (constness, value) = self.fold(owner, arena, id, e);
-            let out = &mut self.out;
-            match owner {
-                Owner::Global => {
-                    out.constness.global[id] = constness;
-                    out.values.global[id] = value;
-                }
-                Owner::Function(f) => {
-                    out.constness.functions[f][id] = constness;
-                    out.values.functions[f][id] = value;
-                }
-            }
+    /// The constness of `e` (of an earlier expression, or of an expression of a finished arena).
+    /// An expression not folded yet (never an operand: arena order is operands-first) is `Unknown`.
+    #[inline]
+    fn constness(&self, owner: Owner, e: ExprId) -> Constness {
+        match &self.current {
+            Some(cur) if cur.owner == owner => cur.constness.get(e.index()).copied().unwrap_or_default(),
+            _ => *self.out.constness.get(owner, e),
         }
     }
 
-    fn components(&self, owner: Owner, e: ExprId) -> Option<Vec<Scalar>> {
-        match self.out.values.get(owner, e) {
-            Some(ConstValue::Components(c)) => Some(c.clone()),
+    /// The value of `e`, like [`Folder::constness`].
+    #[inline]
+    fn value(&self, owner: Owner, e: ExprId) -> Option<&ConstValue> {
+        match &self.current {
+            Some(cur) if cur.owner == owner => cur.values.get(e.index()).and_then(Option::as_ref),
+            _ => self.out.values.get(owner, e).as_ref(),
+        }
+    }
+
+    fn get(&self, owner: Owner, e: ExprId) -> (Constness, Option<ConstValue>) {
+        (self.constness(owner, e), self.value(owner, e).cloned())
+    }
+
+    /// Fold every expression of one arena, in arena order; returns its constness and value tables.
+    fn arena(
+        &mut self,
+        owner: Owner,
+        arena: &'m PrimaryMap<ExprId, Expression>,
+    ) -> (SecondaryMap<ExprId, Constness>, SecondaryMap<ExprId, Option<ConstValue>>) {
+        self.current = Some(Current {
+            owner,
+            constness: Vec::with_capacity(arena.len()),
+            values: Vec::with_capacity(arena.len()),
+        });
+        for (id, e) in arena.iter() {
+            let (constness, value) = self.fold(owner, arena, id, e);
+            if let Some(cur) = &mut self.current {
+                cur.constness.push(constness);
+                cur.values.push(value);
+            }
+        }
+        let cur = self.current.take().expect("set above");
+        (SecondaryMap::from(cur.constness), SecondaryMap::from(cur.values))
+    }
+
+    /// The components of `e`'s value, when it is a scalar, vector or matrix constant.
+    fn components(&self, owner: Owner, e: ExprId) -> Option<&[Scalar]> {
+        match self.value(owner, e) {
+            Some(ConstValue::Components(c)) => Some(c),
             _ => None,
         }
     }
@@ -330,7 +375,7 @@ impl<'m> Folder<'m> {
     fn all(&self, owner: Owner, ids: &[ExprId]) -> Constness {
         let mut result = Constness::Const;
         for id in ids {
-            match self.out.constness.get(owner, *id) {
+            match self.constness(owner, *id) {
                 Constness::NotConst => return Constness::NotConst,
                 Constness::Unknown => result = Constness::Unknown,
                 Constness::Const => {}
@@ -391,7 +436,7 @@ impl<'m> Folder<'m> {
                 _ => (Constness::Unknown, None),
             },
             Expr::Unary { op, operand } => {
-                let (c, _) = self.get(owner, *operand);
+                let c = self.constness(owner, *operand);
                 let value = self.components(owner, *operand).and_then(|v| {
                     v.iter()
                         .map(|s| match (op, s) {
@@ -412,20 +457,18 @@ impl<'m> Folder<'m> {
             Expr::Binary { op, left, right } => {
                 let c = self.all(owner, &[*left, *right]);
                 let (l, r) = (self.components(owner, *left), self.components(owner, *right));
-                // Checks on a constant right operand, even when the left one is not constant.
-                if let Some(r) = &r {
+                // Checks on a constant right operand, even when the left one is not constant (reported below,
+                // once the operands are no longer borrowed).
+                let mut divide_by_zero = false;
+                let mut bad_shift = None;
+                if let Some(r) = r {
                     let integer = r.iter().all(|s| matches!(s, Scalar::Int(_) | Scalar::Uint(_)));
                     let zero = r.iter().any(|s| s.as_f32() == 0.0);
-                    if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+                    divide_by_zero = matches!(op, BinaryOp::Div | BinaryOp::Rem)
                         && zero
-                        && (integer || r.iter().all(|s| matches!(s, Scalar::Float(_))))
-                    {
-                        self.clue(ConstClue::ConstDivideByZero { op: op.symbol() }, e.span);
-                    }
+                        && (integer || r.iter().all(|s| matches!(s, Scalar::Float(_))));
                     if matches!(op, BinaryOp::ShiftLeft | BinaryOp::ShiftRight) {
-                        if let Some(bad) = r.iter().map(|s| s.as_i64()).find(|a| !(0..32).contains(a)) {
-                            self.clue(ConstClue::ShiftOutOfRange { amount: bad }, arena[*right].span);
-                        }
+                        bad_shift = r.iter().map(|s| s.as_i64()).find(|a| !(0..32).contains(a));
                     }
                 }
                 let matrix = matches!(self.typing.exprs.get(owner, *left), Type::Known(Ty::Matrix { .. }))
@@ -454,13 +497,19 @@ impl<'m> Folder<'m> {
                     }
                     _ => None,
                 };
+                if divide_by_zero {
+                    self.clue(ConstClue::ConstDivideByZero { op: op.symbol() }, e.span);
+                }
+                if let Some(bad) = bad_shift {
+                    self.clue(ConstClue::ShiftOutOfRange { amount: bad }, arena[*right].span);
+                }
                 (c, value)
             }
             Expr::Select { condition, accept, reject } => {
                 let c = self.all(owner, &[*condition, *accept, *reject]);
-                let value = match self.out.values.get(owner, *condition).as_ref().and_then(|v| v.scalar()) {
-                    Some(Scalar::Bool(true)) => self.out.values.get(owner, *accept).clone(),
-                    Some(Scalar::Bool(false)) => self.out.values.get(owner, *reject).clone(),
+                let value = match self.value(owner, *condition).and_then(|v| v.scalar()) {
+                    Some(Scalar::Bool(true)) => self.value(owner, *accept).cloned(),
+                    Some(Scalar::Bool(false)) => self.value(owner, *reject).cloned(),
                     _ => None,
                 };
                 (c, value)
@@ -491,7 +540,7 @@ impl<'m> Folder<'m> {
                         }
                         let ids = ids();
                         let c = self.all(owner, &ids);
-                        let comps: Option<Vec<Vec<Scalar>>> = ids.iter().map(|a| self.components(owner, *a)).collect();
+                        let comps: Option<Vec<&[Scalar]>> = ids.iter().map(|a| self.components(owner, *a)).collect();
                         (c, comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components))
                     }
                     Callee::Struct(_) => (self.all(owner, &ids()), None),
@@ -500,8 +549,8 @@ impl<'m> Folder<'m> {
                 }
             }
             Expr::Member { base, .. } => {
-                let c = *self.out.constness.get(owner, *base);
-                let value = match (self.typing.access.get(owner, id), self.out.values.get(owner, *base)) {
+                let c = self.constness(owner, *base);
+                let value = match (self.typing.access.get(owner, id), self.value(owner, *base)) {
                     (Access::Swizzle(sw), Some(ConstValue::Components(comps))) => sw
                         .iter()
                         .map(|&i| comps.get(i as usize).copied())
@@ -513,7 +562,7 @@ impl<'m> Folder<'m> {
             }
             Expr::Index { base, index } => {
                 let c = self.all(owner, &[*base, *index]);
-                let index_value = self.out.values.get(owner, *index).as_ref().and_then(|v| v.as_int());
+                let index_value = self.value(owner, *index).and_then(|v| v.as_int());
                 let len = match self.typing.exprs.get(owner, *base) {
                     Type::Known(Ty::Vector(_, n)) => Some(*n as u32),
                     Type::Known(Ty::Matrix { columns, .. }) => Some(*columns as u32),
@@ -528,7 +577,7 @@ impl<'m> Folder<'m> {
                 }
                 // A negative index has no value (it is reported above).
                 let index_value = index_value.filter(|i| *i >= 0);
-                let value = match (self.out.values.get(owner, *base), index_value) {
+                let value = match (self.value(owner, *base), index_value) {
                     (Some(ConstValue::Array(items)), Some(i)) => items.get(i as usize).cloned(),
                     (Some(ConstValue::Components(comps)), Some(i)) => match self.typing.exprs.get(owner, *base) {
                         Type::Known(Ty::Vector(..)) => comps.get(i as usize).map(|s| ConstValue::Components(vec![*s])),
@@ -552,11 +601,9 @@ impl<'m> Folder<'m> {
     fn construct(&self, owner: Owner, id: ExprId, args: &[ExprId]) -> Option<ConstValue> {
         let Type::Known(target) = self.typing.exprs.get(owner, id) else { return None };
         match target {
-            Ty::Array(..) => args
-                .iter()
-                .map(|a| self.out.values.get(owner, *a).clone())
-                .collect::<Option<Vec<_>>>()
-                .map(ConstValue::Array),
+            Ty::Array(..) => {
+                args.iter().map(|a| self.value(owner, *a).cloned()).collect::<Option<Vec<_>>>().map(ConstValue::Array)
+            }
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix { .. } => {
                 let like = match target.scalar_kind()? {
                     shaderlab_ir::ScalarKind::Bool => Scalar::Bool(false),

@@ -131,9 +131,13 @@ pub fn resolve(name: &str, args: &[Ty]) -> Option<&'static Overload> {
 
 /// The index in [`functions`] of an overload the catalogue returned (`None` for any other value).
 pub fn index_of(overload: &Overload) -> Option<usize> {
-    let range = catalogue().by_name.get(overload.name)?;
-    let position = overloads(overload.name).iter().position(|o| std::ptr::eq(o, overload))?;
-    Some(range.start + position)
+    // The catalogue's overloads are one slice: an overload it returned is an element of it, found by address
+    // (no name lookup). Any other value lies outside the slice, or is not at an element's address.
+    let all = functions();
+    let offset = (overload as *const Overload as usize).checked_sub(all.as_ptr() as usize)?;
+    let size = std::mem::size_of::<Overload>();
+    let index = offset / size;
+    (offset % size == 0 && index < all.len() && std::ptr::eq(&all[index], overload)).then_some(index)
 }
 
 pub fn is_builtin_function(name: &str) -> bool {

@@ -50,6 +50,16 @@ impl std::ops::Deref for CondCtx {
 pub const ELSE_BRANCH: u32 = u32::MAX;
 
 impl CondCtx {
+    /// Whether both are the same shared context (the same `enter` result, or both unconditional): a cheap
+    /// test that implies equality.
+    pub fn is_same(&self, other: &CondCtx) -> bool {
+        match (&self.data, &other.data) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     pub fn is_unconditional(&self) -> bool {
         self.path.is_empty()
     }

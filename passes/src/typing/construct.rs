@@ -48,20 +48,22 @@ impl<'m> Typer<'m> {
             return Type::Known(target.clone());
         }
         let known: Vec<(&Ty, Span)> = args.iter().filter_map(|(t, s)| t.known().map(|t| (t, *s))).collect();
-        let ty_name = self.name_of(target);
+        // The target's name is only needed for a clue: spelled on demand.
+        let m = self.m;
+        let ty_name = || super::type_name(m, target);
         match target {
             Ty::Array(elem, len) => {
                 for (a, s) in &known {
                     if !same_type(elem, a) {
                         let arg = self.name_of(a);
-                        self.clue(TypeClue::ConstructorArgType { ty: ty_name.clone(), arg }, *s);
+                        self.clue(TypeClue::ConstructorArgType { ty: ty_name(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
                 if let ArrayLen::Known(n) = len {
                     if *n as usize != known.len() {
                         let detail = format!("{n} elements expected, {} given", known.len());
-                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
@@ -71,18 +73,18 @@ impl<'m> Typer<'m> {
                 match known.as_slice() {
                     [] => {
                         let detail = "one argument expected".into();
-                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     [(a, s)] if !constructible_component(a) => {
                         let arg = self.name_of(a);
-                        self.clue(TypeClue::InvalidConversion { ty: ty_name, arg }, *s);
+                        self.clue(TypeClue::InvalidConversion { ty: ty_name(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     [_] => {}
                     [_, (_, s), ..] => {
                         let detail = format!("one argument expected, {} given", known.len());
-                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, *s);
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
@@ -94,7 +96,7 @@ impl<'m> Typer<'m> {
                 if let [(a, s)] = known.as_slice() {
                     if !constructible_component(a) {
                         let arg = self.name_of(a);
-                        self.clue(TypeClue::ConstructorArgType { ty: ty_name, arg }, *s);
+                        self.clue(TypeClue::ConstructorArgType { ty: ty_name(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     let have = a.components().unwrap_or(0);
@@ -106,10 +108,10 @@ impl<'m> Typer<'m> {
                     if !ok {
                         let arg = self.name_of(a);
                         if have < needed {
-                            self.clue(TypeClue::InvalidSplat { ty: ty_name, arg }, *s);
+                            self.clue(TypeClue::InvalidSplat { ty: ty_name(), arg }, *s);
                         } else {
                             let detail = format!("{needed} components expected, {have} given");
-                            self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
+                            self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                         }
                         return Type::Unknown(UnknownReason::Error);
                     }
@@ -117,33 +119,33 @@ impl<'m> Typer<'m> {
                 }
                 if known.is_empty() {
                     let detail = "arguments expected".into();
-                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
+                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                     return Type::Unknown(UnknownReason::Error);
                 }
                 let mut total = 0u32;
                 for (i, (a, s)) in known.iter().enumerate() {
                     if !constructible_component(a) || (is_matrix && matches!(a, Ty::Matrix { .. })) {
                         let arg = self.name_of(a);
-                        self.clue(TypeClue::ConstructorArgType { ty: ty_name, arg }, *s);
+                        self.clue(TypeClue::ConstructorArgType { ty: ty_name(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     if total >= needed {
                         let detail = format!("argument {} is not used: {needed} components are already given", i + 1);
-                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, *s);
+                        self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                     total += a.components().unwrap_or(0);
                 }
                 if total < needed || (is_matrix && total != needed) {
                     let detail = format!("{needed} components expected, {total} given");
-                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name, detail }, span);
+                    self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                     return Type::Unknown(UnknownReason::Error);
                 }
                 Type::Known(target.clone())
             }
             _ => {
                 let arg = known.first().map(|(a, _)| self.name_of(a)).unwrap_or_default();
-                self.clue(TypeClue::ConstructorArgType { ty: ty_name, arg }, span);
+                self.clue(TypeClue::ConstructorArgType { ty: ty_name(), arg }, span);
                 Type::Unknown(UnknownReason::Error)
             }
         }
@@ -185,17 +187,18 @@ impl<'m> Typer<'m> {
         if members.iter().any(|(_, t, conditional)| *conditional || t.is_none()) {
             return result;
         }
-        let ty = self.name_of(&Ty::Struct(s));
+        let m = self.m;
+        let ty = || super::type_name(m, &Ty::Struct(s));
         if members.len() != args.len() {
             let detail = format!("{} arguments expected (one per member), {} given", members.len(), args.len());
-            self.clue(TypeClue::ConstructorArgCount { ty, detail }, span);
+            self.clue(TypeClue::ConstructorArgCount { ty: ty(), detail }, span);
             return Type::Unknown(UnknownReason::Error);
         }
         for ((_, member_ty, _), (arg, arg_span)) in members.iter().zip(args) {
             if let (Some(m), Type::Known(a)) = (member_ty, arg) {
                 if !same_type(m, a) {
                     let arg = self.name_of(a);
-                    self.clue(TypeClue::ConstructorArgType { ty, arg }, *arg_span);
+                    self.clue(TypeClue::ConstructorArgType { ty: ty(), arg }, *arg_span);
                     return Type::Unknown(UnknownReason::Error);
                 }
             }

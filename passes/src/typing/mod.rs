@@ -162,6 +162,14 @@ impl<'m> Typer<'m> {
         &mut self.out.clues[last]
     }
 
+    /// Make `ctx` the context of what is typed next (the context is shared: most statements keep it).
+    #[inline]
+    fn set_ctx(&mut self, ctx: &CondCtx) {
+        if !self.ctx.is_same(ctx) {
+            self.ctx = ctx.clone();
+        }
+    }
+
     fn name_of(&self, t: &Ty) -> String {
         type_name(self.m, t)
     }
@@ -192,7 +200,7 @@ impl<'m> Typer<'m> {
         for item in items {
             match item {
                 Guarded::Item(i) => {
-                    self.ctx = ctx.clone();
+                    self.set_ctx(ctx);
                     self.global_item(i);
                 }
                 Guarded::Cond(region) => {
@@ -277,7 +285,7 @@ impl<'m> Typer<'m> {
         for s in stmts {
             match s {
                 Guarded::Item(s) => {
-                    self.ctx = ctx.clone();
+                    self.set_ctx(ctx);
                     self.stmt(f, s, ctx);
                 }
                 Guarded::Cond(region) => self.region(region, ctx, false, &mut |t, items, ctx| t.stmts(f, items, ctx)),
@@ -812,18 +820,16 @@ impl<'m> Typer<'m> {
     }
 
     /// Arguments passed to `out`/`inout` parameters must be writable.
-    fn out_arguments(&mut self, owner: Owner, call: ExprId, writes: &[bool]) {
+    /// `writes` says, parameter by parameter, whether it is `out` or `inout`.
+    fn out_arguments(&mut self, owner: Owner, call: ExprId, writes: impl Iterator<Item = bool>) {
         let Expr::Call { args, .. } = &self.arena(owner)[call].kind else { return };
-        let args: Vec<ExprId> = args
-            .iter()
-            .filter_map(|a| match a {
-                Guarded::Item(e) => Some(*e),
-                Guarded::Cond(_) => None,
-            })
-            .collect();
-        for (arg, write) in args.iter().zip(writes) {
-            if *write {
-                self.lvalue(owner, *arg);
+        let args = args.iter().filter_map(|a| match a {
+            Guarded::Item(e) => Some(*e),
+            Guarded::Cond(_) => None,
+        });
+        for (arg, write) in args.zip(writes) {
+            if write {
+                self.lvalue(owner, arg);
             }
         }
     }
@@ -920,7 +926,7 @@ impl<'m> Typer<'m> {
                         _ => Type::Unknown(UnknownReason::Variant),
                     };
                 };
-                let known: Option<Vec<Ty>> = args.iter().map(|(t, _)| t.known().cloned()).collect();
+                let known: Option<Vec<&Ty>> = args.iter().map(|(t, _)| t.known()).collect();
                 // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
                 let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> =
                     user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
@@ -962,7 +968,7 @@ impl<'m> Typer<'m> {
                             });
                             modes
                         };
-                        self.out_arguments(owner, id, &writes);
+                        self.out_arguments(owner, id, writes.into_iter());
                         return self.out.returns[*f]
                             .clone()
                             .map(Type::Known)
@@ -970,11 +976,10 @@ impl<'m> Typer<'m> {
                     }
                 }
                 for o in overloads {
-                    if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == a) {
+                    if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == *a) {
                         let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
-                        let writes: Vec<bool> = o.modes.iter().map(|m| *m == builtins::ParamMode::Out).collect();
-                        self.out_arguments(owner, id, &writes);
+                        self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
                         return Type::Known(o.ret.clone());
                     }
                 }
@@ -987,7 +992,8 @@ impl<'m> Typer<'m> {
                     && candidates.is_empty()
                     && overloads.iter().all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
                 {
-                    let first_ok = known.first().is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(a)));
+                    let first_ok =
+                        known.first().is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(*a)));
                     if !first_ok {
                         let (found, at) = match (known.first(), args.first()) {
                             (Some(t), Some((_, s))) => (self.name_of(t), *s),

@@ -712,16 +712,18 @@ impl<'m> Folder<'m> {
     /// Case labels of each switch are distinct constants.
     fn switches(&mut self, owner: Owner, stmts: &[Guarded<Statement>]) {
         for s in stmts {
-            let Guarded::Item(s) = s else {
+            match s {
+                Guarded::Item(s) => self.switch_stmt(owner, s),
                 // Statements in conditional regions: their switches are checked, labels across branches are not.
-                let mut inner: Vec<&Statement> = Vec::new();
-                Guarded::for_each_item(std::slice::from_ref(s), &mut |st| inner.push(st));
-                for st in inner {
-                    self.switch_stmt(owner, st);
+                Guarded::Cond(region) => {
+                    for branch in &region.branches {
+                        self.switches(owner, &branch.items);
+                    }
+                    if let Some(items) = &region.else_items {
+                        self.switches(owner, items);
+                    }
                 }
-                continue;
-            };
-            self.switch_stmt(owner, s);
+            }
         }
     }
 

@@ -137,6 +137,7 @@ pub fn resolve(module: &Module) -> Resolution {
         ),
         preserving: module.mode == Mode::Preserving,
         scope_names: scope_names(module),
+        pass_io: pass_io_members(module),
         incomplete: module.clues.iter().any(|c| {
             matches!(
                 c.kind,
@@ -187,18 +188,23 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
     all
 }
 
-/// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every pass whose
-/// program includes `scope`.
-fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
-    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::default();
+/// The IO structs' members of one program pass, and the scopes its program includes.
+struct PassIo {
+    chain: Vec<ScopeId>,
+    /// `(struct, member name)` in struct order (vertex return, vertex parameter, fragment parameter; a struct
+    /// used twice is listed twice) and member order.
+    members: Vec<(StructId, Name)>,
+}
+
+/// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every program
+/// pass, in pass order (computed once per module; each level then takes those of the passes below it).
+fn pass_io_members(m: &Module) -> Vec<PassIo> {
+    let mut out = Vec::new();
     for pass in m.passes.values() {
         let shaderlab_ir::PassKind::Program { scope: pass_scope, vertex, fragment } = &pass.kind else {
             continue;
         };
         let chain = m.scope_chain(*pass_scope);
-        if !chain.contains(&scope) {
-            continue;
-        }
         // Functions and structs of the pass's program, by name (the last declaration wins).
         let mut functions: HashMap<Name, FunctionId> = HashMap::default();
         let mut structs: HashMap<Name, StructId> = HashMap::default();
@@ -230,13 +236,25 @@ fn io_members(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>
                 }
             }
         }
+        let mut members = Vec::new();
         for s in io_structs {
-            Guarded::for_each_item(&m.structs[s].members, &mut |mem| {
-                let list = out.entry(mem.name).or_default();
-                if !list.contains(&(s, mem.name)) {
-                    list.push((s, mem.name));
-                }
-            });
+            Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push((s, mem.name)));
+        }
+        out.push(PassIo { chain, members });
+    }
+    out
+}
+
+/// Members of the IO structs of every pass whose program includes `scope`, by name, each `(struct, member)`
+/// once, in pass order.
+fn io_members(passes: &[PassIo], scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
+    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::default();
+    for pass in passes.iter().filter(|p| p.chain.contains(&scope)) {
+        for &(s, name) in &pass.members {
+            let list = out.entry(name).or_default();
+            if !list.contains(&(s, name)) {
+                list.push((s, name));
+            }
         }
     }
     out
@@ -305,6 +323,8 @@ struct Resolver<'m> {
     local_names: HashMap<Name, Span>,
     preserving: bool,
     scope_names: HashMap<ScopeId, HashSet<Name>>,
+    /// The IO struct members of every program pass.
+    pass_io: Vec<PassIo>,
     /// Where clues found in dead code go.
     dead_clue: PassClue,
     /// Memoized did-you-mean answers for undefined functions.
@@ -362,7 +382,7 @@ impl<'m> Resolver<'m> {
             io_members: HashMap::default(),
         };
         self.levels.push(level);
-        let io = io_members(self.m, id);
+        let io = io_members(&self.pass_io, id);
         if let Some(level) = self.levels.last_mut() {
             level.io_members = io;
         }

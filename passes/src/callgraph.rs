@@ -9,10 +9,9 @@ use crate::clue::{PassClue, PassClueKind, PassNote};
 use crate::resolve::{CallTarget, Resolution};
 use crate::table::Owner;
 use crate::typing::{Callee, Typing};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::DfsPostOrder;
-use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
 
 /// One call site.
@@ -54,7 +53,11 @@ pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
     let mut out = CallGraph::default();
     let mut graph: DiGraph<FunctionId, Span> = DiGraph::new();
-    let nodes: HashMap<FunctionId, NodeIndex> = m.functions.keys().map(|f| (f, graph.add_node(f))).collect();
+    // One node per function, added in function order: a function's node index is its own index.
+    for f in m.functions.keys() {
+        graph.add_node(f);
+    }
+    let node = |f: FunctionId| NodeIndex::new(f.index());
     // A call to a prototype goes to the definition with the same name and parameter types.
     let definition = |f: FunctionId| -> FunctionId {
         if m.functions[f].body.is_some() {
@@ -72,22 +75,20 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
         let mut sites = Vec::new();
         for (e, expr) in func.exprs.iter() {
             let Expr::Call { callee_span, .. } = &expr.kind else { continue };
-            let targets: Vec<FunctionId> = match typing.callees.get(owner, e) {
-                Callee::User(t) => vec![*t],
-                Callee::Builtin(_) | Callee::Struct(_) => Vec::new(),
+            let targets: &[FunctionId] = match typing.callees.get(owner, e) {
+                Callee::User(t) => std::slice::from_ref(t),
+                Callee::Builtin(_) | Callee::Struct(_) => &[],
                 Callee::None => match res.calls.get(owner, e) {
-                    CallTarget::Callable { user, .. } => user.clone(),
-                    _ => Vec::new(),
+                    CallTarget::Callable { user, .. } => user,
+                    _ => &[],
                 },
             };
-            for t in targets {
+            for &t in targets {
                 sites.push(CallSite { callee: definition(t), span: *callee_span });
             }
         }
         for s in &sites {
-            if let (Some(&a), Some(&b)) = (nodes.get(&f), nodes.get(&s.callee)) {
-                graph.add_edge(a, b, s.span);
-            }
+            graph.add_edge(node(f), node(s.callee), s.span);
         }
         out.calls[f] = sites;
     }
@@ -134,7 +135,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
         let fr = fragment.as_ref().and_then(|e| entry_function(m, pass, e.name));
         out.entries[pass] = (v, fr);
         let order = |entry: Option<FunctionId>| -> Vec<FunctionId> {
-            let Some(entry) = entry.and_then(|e| nodes.get(&e).copied()) else { return Vec::new() };
+            let Some(entry) = entry.map(node) else { return Vec::new() };
             let mut dfs = DfsPostOrder::new(&graph, entry);
             let mut list = Vec::new();
             while let Some(n) = dfs.next(&graph) {

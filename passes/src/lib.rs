@@ -48,8 +48,10 @@ impl Facts {
 
 /// Run every pass in order.
 pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
-    let resolution = resolve(module);
-    let typing = infer_types(module, &resolution);
+    // Type inference walks the conditional regions name resolution walked: it reuses their contexts.
+    let (resolution, contexts) = resolve::resolve_recording(module);
+    let typing = typing::infer_types_reusing(module, &resolution, &contexts);
+    drop(contexts);
     let calls = callgraph::build_call_graph(module, &resolution, &typing);
     let io = io::infer_io_roles(module, &resolution, &typing, &calls);
     let consts = consts::fold_constants(module, &resolution, &typing);

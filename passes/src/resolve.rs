@@ -17,7 +17,7 @@
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::table::{ExprTable, Owner};
-use crate::variants::{is_include_guard, CondCtx, ELSE_BRANCH};
+use crate::variants::{is_include_guard, BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -116,6 +116,11 @@ struct LocalScope {
 }
 
 pub fn resolve(module: &Module) -> Resolution {
+    resolve_recording(module).0
+}
+
+/// [`resolve`], with the context of every conditional branch it entered (for [`crate::typing`]).
+pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts) {
     let out = Resolution {
         idents: ExprTable::for_module(module),
         calls: ExprTable::for_module(module),
@@ -131,6 +136,7 @@ pub fn resolve(module: &Module) -> Resolution {
         local_names: HashMap::default(),
         function_suggestions: HashMap::default(),
         macros_by_name: None,
+        contexts: BranchContexts::default(),
         dead_clue: PassClue::new(
             PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name: String::new() }),
             Span::default(),
@@ -157,7 +163,7 @@ pub fn resolve(module: &Module) -> Resolution {
             r.scope(root, &children);
         }
     }
-    r.out
+    (r.out, r.contexts)
 }
 
 /// Names declared by the items of each scope, and of the scopes below it.
@@ -329,6 +335,8 @@ struct Resolver<'m> {
     dead_clue: PassClue,
     /// Memoized did-you-mean answers for undefined functions.
     function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
+    /// The context of every branch entered.
+    contexts: BranchContexts,
     /// Every macro definition by name, in declaration order (built on the first macro use).
     macros_by_name: Option<HashMap<Name, Vec<MacroId>>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
@@ -413,11 +421,11 @@ impl<'m> Resolver<'m> {
     /// Walk every branch of a region with its context.
     fn region<T>(&mut self, region: &'m CondRegion<T>, ctx: &CondCtx, walk: &mut BranchWalk<'_, 'm, Self, T>) {
         for (i, b) in region.branches.iter().enumerate() {
-            let inner = ctx.enter(self.m, region, i as u32);
+            let inner = ctx.enter_recording(self.m, region, i as u32, &mut self.contexts);
             walk(self, &b.items, &inner);
         }
         if let Some(items) = &region.else_items {
-            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
+            let inner = ctx.enter_recording(self.m, region, ELSE_BRANCH, &mut self.contexts);
             walk(self, items, &inner);
         }
     }

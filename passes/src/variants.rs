@@ -49,6 +49,25 @@ impl std::ops::Deref for CondCtx {
 
 pub const ELSE_BRANCH: u32 = u32::MAX;
 
+/// The contexts one walk over a module entered, so that a later walk over the same module takes them instead
+/// of entering every region again (name resolution records, type inference reuses).
+///
+/// A context is keyed by the region's address, the branch and the outer context's address (0 when
+/// unconditional). [`CondCtx::enter`] is a function of the three, so a recorded context equals what entering
+/// would give. Addresses stay unique while the memo lives: the module is borrowed, and every recorded context,
+/// which is what an outer address can point to, is kept alive by the memo itself.
+#[derive(Default)]
+pub struct BranchContexts {
+    entered: shaderlab_ir::hash::FastHashMap<(usize, u32, usize), CondCtx>,
+}
+
+impl BranchContexts {
+    fn key<T>(outer: &CondCtx, region: &CondRegion<T>, branch: u32) -> (usize, u32, usize) {
+        let outer = outer.data.as_ref().map_or(0, |d| Arc::as_ptr(d) as usize);
+        (region as *const CondRegion<T> as usize, branch, outer)
+    }
+}
+
 impl CondCtx {
     /// Whether both are the same shared context (the same `enter` result, or both unconditional): a cheap
     /// test that implies equality.
@@ -117,6 +136,33 @@ impl CondCtx {
         descriptions.extend(outer.descriptions.iter().cloned());
         descriptions.push(describe_branch(module, region, branch));
         CondCtx { data: Some(Arc::new(CtxData { path, atoms, descriptions })) }
+    }
+
+    /// [`CondCtx::enter`], recording the result in `memo`.
+    pub fn enter_recording<T>(
+        &self,
+        module: &Module,
+        region: &CondRegion<T>,
+        branch: u32,
+        memo: &mut BranchContexts,
+    ) -> CondCtx {
+        let inner = self.enter(module, region, branch);
+        memo.entered.insert(BranchContexts::key(self, region, branch), inner.clone());
+        inner
+    }
+
+    /// [`CondCtx::enter`], taken from `memo` when it was recorded there.
+    pub fn enter_recorded<T>(
+        &self,
+        module: &Module,
+        region: &CondRegion<T>,
+        branch: u32,
+        memo: &BranchContexts,
+    ) -> CondCtx {
+        match memo.entered.get(&BranchContexts::key(self, region, branch)) {
+            Some(inner) => inner.clone(),
+            None => self.enter(module, region, branch),
+        }
     }
 
     /// The descriptions as owned strings (for a clue).

@@ -16,7 +16,7 @@ use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
-use crate::variants::{CondCtx, ELSE_BRANCH};
+use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::{
     ArrayDim, CondRegion, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, Literal, LocalId,
@@ -99,10 +99,17 @@ pub struct Typing {
 }
 
 pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
+    infer_types_reusing(module, res, &BranchContexts::default())
+}
+
+/// [`infer_types`], taking the contexts of conditional branches from `contexts` (recorded by name resolution
+/// over the same module) instead of entering the regions again.
+pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &BranchContexts) -> Typing {
     let mut t = Typer {
         member_cache: Default::default(),
         m: module,
         res,
+        contexts,
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),
@@ -117,6 +124,8 @@ struct Typer<'m> {
     member_cache: std::cell::RefCell<shaderlab_ir::hash::FastHashMap<StructId, std::rc::Rc<MemberList>>>,
     m: &'m Module,
     res: &'m Resolution,
+    /// Contexts of conditional branches already entered (by name resolution).
+    contexts: &'m BranchContexts,
     out: Typing,
     current: Option<FunctionId>,
     ctx: CondCtx,
@@ -219,11 +228,12 @@ impl<'m> Typer<'m> {
         walk: &mut BranchWalk<'_, 'm, Self, T>,
     ) {
         for (i, b) in region.branches.iter().enumerate() {
-            let inner = if transparent { ctx.clone() } else { ctx.enter(self.m, region, i as u32) };
+            let inner =
+                if transparent { ctx.clone() } else { ctx.enter_recorded(self.m, region, i as u32, self.contexts) };
             walk(self, &b.items, &inner);
         }
         if let Some(items) = &region.else_items {
-            let inner = ctx.enter(self.m, region, ELSE_BRANCH);
+            let inner = ctx.enter_recorded(self.m, region, ELSE_BRANCH, self.contexts);
             walk(self, items, &inner);
         }
     }
@@ -1085,10 +1095,12 @@ fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
 
 /// The resolved type of a struct member (array sizes counted only when literal or simple constants).
 pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMember) -> Option<Ty> {
+    let contexts = BranchContexts::default();
     let t = Typer {
         member_cache: Default::default(),
         m,
         res,
+        contexts: &contexts,
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),

@@ -17,7 +17,7 @@
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::table::{ExprTable, Owner};
-use crate::variants::{is_include_guard, BranchContexts, CondCtx, ELSE_BRANCH};
+use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -137,6 +137,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         function_suggestions: HashMap::default(),
         macros_by_name: None,
         contexts: BranchContexts::default(),
+        self_compatible: SelfCompatible::default(),
         dead_clue: PassClue::new(
             PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name: String::new() }),
             Span::default(),
@@ -335,8 +336,9 @@ struct Resolver<'m> {
     dead_clue: PassClue,
     /// Memoized did-you-mean answers for undefined functions.
     function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
-    /// The context of every branch entered.
+    /// The context of every branch entered (kept alive here, which `self_compatible` relies on).
     contexts: BranchContexts,
+    self_compatible: SelfCompatible,
     /// Every macro definition by name, in declaration order (built on the first macro use).
     macros_by_name: Option<HashMap<Name, Vec<MacroId>>>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
@@ -696,7 +698,7 @@ impl<'m> Resolver<'m> {
             };
             let found: Vec<StructId> = decls
                 .iter()
-                .filter(|d| d.ctx.compatible(ctx))
+                .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
                 .filter_map(|d| match d.kind {
                     DeclKind::Struct(s) => Some(s),
                     _ => None,
@@ -773,8 +775,11 @@ impl<'m> Resolver<'m> {
         let mut incompatible: Option<Span> = None;
         for scope in self.locals.iter().rev() {
             if let Some(decls) = scope.names.get(&name) {
-                let found: Vec<Symbol> =
-                    decls.iter().filter(|(_, c, _)| c.compatible(ctx)).map(|(l, _, _)| Symbol::Local(*l)).collect();
+                let found: Vec<Symbol> = decls
+                    .iter()
+                    .filter(|(_, c, _)| c.compatible_memo(ctx, &self.self_compatible))
+                    .map(|(l, _, _)| Symbol::Local(*l))
+                    .collect();
                 if !found.is_empty() {
                     return Resolved::Symbols(found);
                 }
@@ -787,7 +792,7 @@ impl<'m> Resolver<'m> {
             };
             let found: Vec<Symbol> = decls
                 .iter()
-                .filter(|d| d.ctx.compatible(ctx))
+                .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
                 .filter_map(|d| match d.kind {
                     DeclKind::Var(g) => Some(Symbol::Global(g)),
                     _ => None,
@@ -857,10 +862,12 @@ impl<'m> Resolver<'m> {
         }
         for level in self.levels.iter().rev() {
             if let Some(decls) = level.names.get(&name) {
-                user.extend(decls.iter().filter(|d| d.ctx.compatible(ctx)).filter_map(|d| match d.kind {
-                    DeclKind::Function(f) => Some(f),
-                    _ => None,
-                }));
+                user.extend(decls.iter().filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible)).filter_map(
+                    |d| match d.kind {
+                        DeclKind::Function(f) => Some(f),
+                        _ => None,
+                    },
+                ));
             }
         }
         let text = self.name(name);

@@ -61,6 +61,14 @@ pub struct BranchContexts {
     entered: shaderlab_ir::hash::FastHashMap<(usize, u32, usize), CondCtx>,
 }
 
+/// The last answer of [`CondCtx::compatible`] for a context tested against itself (the common case: a name used
+/// in the conditional branch that declares it), keyed by the context's address.
+///
+/// Use one only while every context it may have seen stays alive (so an address is not reused by another
+/// context): name resolution keeps each context it enters in its [`BranchContexts`].
+#[derive(Default)]
+pub struct SelfCompatible(std::cell::Cell<(usize, bool)>);
+
 impl BranchContexts {
     fn key<T>(outer: &CondCtx, region: &CondRegion<T>, branch: u32) -> (usize, u32, usize) {
         let outer = outer.data.as_ref().map_or(0, |d| Arc::as_ptr(d) as usize);
@@ -104,6 +112,23 @@ impl CondCtx {
             }
         }
         true
+    }
+
+    /// [`CondCtx::compatible`], remembering the answer for a context tested against itself in `memo`.
+    pub fn compatible_memo(&self, other: &CondCtx, memo: &SelfCompatible) -> bool {
+        match (&self.data, &other.data) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => {
+                let address = Arc::as_ptr(a) as usize;
+                let (last, answer) = memo.0.get();
+                if last == address {
+                    return answer;
+                }
+                let answer = self.compatible(other);
+                memo.0.set((address, answer));
+                answer
+            }
+            _ => self.compatible(other),
+        }
     }
 
     /// Whether no variant has this code (`#ifdef M` inside `#ifndef M`): nothing in it is ever compiled.

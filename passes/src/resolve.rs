@@ -775,11 +775,16 @@ impl<'m> Resolver<'m> {
         let mut incompatible: Option<Span> = None;
         for scope in self.locals.iter().rev() {
             if let Some(decls) = scope.names.get(&name) {
-                let found: Vec<Symbol> = decls
-                    .iter()
-                    .filter(|(_, c, _)| c.compatible_memo(ctx, &self.self_compatible))
-                    .map(|(l, _, _)| Symbol::Local(*l))
-                    .collect();
+                let found: Vec<Symbol> = match decls.as_slice() {
+                    // One declaration (the common case): no collecting.
+                    [(l, c, _)] if c.compatible_memo(ctx, &self.self_compatible) => vec![Symbol::Local(*l)],
+                    [_] => Vec::new(),
+                    _ => decls
+                        .iter()
+                        .filter(|(_, c, _)| c.compatible_memo(ctx, &self.self_compatible))
+                        .map(|(l, _, _)| Symbol::Local(*l))
+                        .collect(),
+                };
                 if !found.is_empty() {
                     return Resolved::Symbols(found);
                 }
@@ -790,14 +795,21 @@ impl<'m> Resolver<'m> {
             let Some(decls) = level.names.get(&name) else {
                 continue;
             };
-            let found: Vec<Symbol> = decls
-                .iter()
-                .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
-                .filter_map(|d| match d.kind {
-                    DeclKind::Var(g) => Some(Symbol::Global(g)),
-                    _ => None,
-                })
-                .collect();
+            let found: Vec<Symbol> = match decls.as_slice() {
+                // One declaration (the common case): no collecting.
+                [Decl { kind: DeclKind::Var(g), ctx: c, .. }] if c.compatible_memo(ctx, &self.self_compatible) => {
+                    vec![Symbol::Global(*g)]
+                }
+                [_] => Vec::new(),
+                _ => decls
+                    .iter()
+                    .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
+                    .filter_map(|d| match d.kind {
+                        DeclKind::Var(g) => Some(Symbol::Global(g)),
+                        _ => None,
+                    })
+                    .collect(),
+            };
             if !found.is_empty() {
                 return Resolved::Symbols(found);
             }

@@ -138,7 +138,9 @@ impl CondCtx {
 
     /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
     pub fn implies(&self, other: &CondCtx) -> bool {
-        other.path.iter().all(|b| self.path.contains(b)) && other.atoms.iter().all(|a| self.atoms.contains(a))
+        // A context implies itself (the common case: two declarations in one branch).
+        self.is_same(other)
+            || other.path.iter().all(|b| self.path.contains(b)) && other.atoms.iter().all(|a| self.atoms.contains(a))
     }
 
     /// The context of branch `branch` (or [`ELSE_BRANCH`]) of `region`.

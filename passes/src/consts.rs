@@ -139,7 +139,7 @@ pub struct Consts {
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
     let out = Consts { values: ExprTable::new(), constness: ExprTable::new(), clues: Vec::new() };
-    let mut cx = Folder { m, res, typing, out, current: None };
+    let mut cx = Folder { m, res, typing, out, current: None, scratch_ids: Vec::new() };
     let (constness, values) = cx.arena(Owner::Global, &m.global_exprs);
     cx.out.constness.global = constness;
     cx.out.values.global = values;
@@ -172,6 +172,8 @@ struct Folder<'m> {
     /// The arena being folded; `None` before and after. Its results move into `out` when it is done, so
     /// lookups go through [`Folder::constness`] and [`Folder::value`], which know where each arena is.
     current: Option<Current>,
+    /// A buffer for argument lists (see [`Folder::arg_ids`]).
+    scratch_ids: Vec<ExprId>,
 }
 
 fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
@@ -371,6 +373,15 @@ impl<'m> Folder<'m> {
         }
     }
 
+    /// The arguments of a call or constructor (those in conditional regions too), in a reused buffer: give it
+    /// back through `scratch_ids` when done.
+    fn arg_ids(&mut self, args: &[Guarded<ExprId>]) -> Vec<ExprId> {
+        let mut ids = std::mem::take(&mut self.scratch_ids);
+        ids.clear();
+        Guarded::for_each_item(args, &mut |a| ids.push(*a));
+        ids
+    }
+
     /// Constness of several operands together.
     fn all(&self, owner: Owner, ids: &[ExprId]) -> Constness {
         let mut result = Constness::Const;
@@ -516,38 +527,38 @@ impl<'m> Folder<'m> {
             }
             Expr::Sequence { .. } | Expr::Assign { .. } | Expr::IncDec { .. } => (Constness::NotConst, None),
             Expr::Construct { args, .. } => {
-                let mut ids = Vec::new();
-                Guarded::for_each_item(args, &mut |a| ids.push(*a));
+                let ids = self.arg_ids(args);
                 let c = self.all(owner, &ids);
                 let value = self.construct(owner, id, &ids);
+                self.scratch_ids = ids;
                 (c, value)
             }
-            Expr::Call { args, callee, .. } => {
-                let ids = || {
-                    let mut ids = Vec::new();
-                    Guarded::for_each_item(args, &mut |a| ids.push(*a));
-                    ids
-                };
-                match self.typing.callees.get(owner, id) {
-                    Callee::Builtin(_) => {
-                        let name = m.name(*callee);
-                        let texture = name.starts_with("texture")
-                            || name.starts_with("texel")
-                            || name.starts_with("dF")
-                            || name == "fwidth";
-                        if texture {
-                            return (Constness::NotConst, None);
-                        }
-                        let ids = ids();
-                        let c = self.all(owner, &ids);
-                        let comps: Option<Vec<&[Scalar]>> = ids.iter().map(|a| self.components(owner, *a)).collect();
-                        (c, comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components))
+            Expr::Call { args, callee, .. } => match self.typing.callees.get(owner, id) {
+                Callee::Builtin(_) => {
+                    let name = m.name(*callee);
+                    let texture = name.starts_with("texture")
+                        || name.starts_with("texel")
+                        || name.starts_with("dF")
+                        || name == "fwidth";
+                    if texture {
+                        return (Constness::NotConst, None);
                     }
-                    Callee::Struct(_) => (self.all(owner, &ids()), None),
-                    Callee::User(_) => (Constness::NotConst, None),
-                    Callee::None => (Constness::Unknown, None),
+                    let ids = self.arg_ids(args);
+                    let c = self.all(owner, &ids);
+                    let comps: Option<Vec<&[Scalar]>> = ids.iter().map(|a| self.components(owner, *a)).collect();
+                    let value = comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components);
+                    self.scratch_ids = ids;
+                    (c, value)
                 }
-            }
+                Callee::Struct(_) => {
+                    let ids = self.arg_ids(args);
+                    let c = self.all(owner, &ids);
+                    self.scratch_ids = ids;
+                    (c, None)
+                }
+                Callee::User(_) => (Constness::NotConst, None),
+                Callee::None => (Constness::Unknown, None),
+            },
             Expr::Member { base, .. } => {
                 let c = self.constness(owner, *base);
                 let value = match (self.typing.access.get(owner, id), self.value(owner, *base)) {

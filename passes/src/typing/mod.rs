@@ -110,6 +110,7 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         m: module,
         res,
         contexts,
+        arg_pool: Vec::new(),
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),
@@ -126,6 +127,8 @@ struct Typer<'m> {
     res: &'m Resolution,
     /// Contexts of conditional branches already entered (by name resolution).
     contexts: &'m BranchContexts,
+    /// Emptied argument lists, for reuse (see [`Typer::args`]).
+    arg_pool: Vec<Vec<(Type, Span)>>,
     out: Typing,
     current: Option<FunctionId>,
     ctx: CondCtx,
@@ -540,8 +543,10 @@ impl<'m> Typer<'m> {
         t
     }
 
+    /// The types of a call's or constructor's arguments; `None` when some are conditional. The list comes from
+    /// a pool: give it back with [`Typer::recycle`].
     fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
-        let mut out = Vec::with_capacity(args.len());
+        let mut out = self.arg_pool.pop().unwrap_or_default();
         let mut conditional = false;
         for a in args {
             match a {
@@ -554,13 +559,26 @@ impl<'m> Typer<'m> {
                     let ctx = self.ctx.clone();
                     self.region(region, &ctx, false, &mut |t, items, ctx| {
                         let saved = std::mem::replace(&mut t.ctx, ctx.clone());
-                        t.args(owner, items);
+                        let list = t.args(owner, items);
+                        t.recycle(list);
                         t.ctx = saved;
                     });
                 }
             }
         }
-        (!conditional).then_some(out)
+        if conditional {
+            self.recycle(Some(out));
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Return an argument list to the pool.
+    fn recycle(&mut self, list: Option<Vec<(Type, Span)>>) {
+        if let Some(mut list) = list {
+            list.clear();
+            self.arg_pool.push(list);
+        }
     }
 
     fn expr_inner(&mut self, owner: Owner, id: ExprId) -> Type {
@@ -578,7 +596,8 @@ impl<'m> Typer<'m> {
             Expr::Ident(_) => self.ident(owner, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    self.args(owner, args);
+                    let list = self.args(owner, args);
+                    self.recycle(list);
                 }
                 self.macro_type(owner, id, args.is_some())
             }
@@ -675,18 +694,20 @@ impl<'m> Typer<'m> {
                 let arg_types = self.args(owner, args);
                 let target = self.res.calls.get(owner, id);
                 let name = m.name(*callee);
-                self.call(owner, id, name, target, arg_types, span)
+                let t = self.call(owner, id, name, target, arg_types.as_deref(), span);
+                self.recycle(arg_types);
+                t
             }
             Expr::Construct { ty, args } => {
                 self.spec_dims(ty, owner);
                 let arg_types = self.args(owner, args);
-                let Some(target) = self.spec_ty(ty, owner) else {
-                    return Type::Unknown(UnknownReason::Error);
+                let t = match (self.spec_ty(ty, owner), &arg_types) {
+                    (None, _) => Type::Unknown(UnknownReason::Error),
+                    (Some(_), None) => Type::Unknown(UnknownReason::Variant),
+                    (Some(target), Some(list)) => self.construct(&target, list, span),
                 };
-                let Some(arg_types) = arg_types else {
-                    return Type::Unknown(UnknownReason::Variant);
-                };
-                self.construct(&target, &arg_types, span)
+                self.recycle(arg_types);
+                t
             }
             Expr::Member { base, member, member_span } => {
                 let b = self.expr(owner, *base);
@@ -808,9 +829,9 @@ impl<'m> Typer<'m> {
     /// A macro use is typed when every definition's body is a self-contained expression of one known type.
     fn macro_type(&mut self, owner: Owner, id: ExprId, called: bool) -> Type {
         let m = self.m;
-        let defs = self.res.macro_refs.get(owner, id).clone();
+        let defs = self.res.macro_refs.get(owner, id);
         let mut result: Option<Ty> = None;
-        for d in &defs {
+        for d in defs {
             let def = &m.macros[*d];
             if called != def.params.is_some() {
                 return Type::Unknown(UnknownReason::Macro);
@@ -908,7 +929,7 @@ impl<'m> Typer<'m> {
         id: ExprId,
         name: &str,
         target: &'m CallTarget,
-        args: Option<Vec<(Type, Span)>>,
+        args: Option<&[(Type, Span)]>,
         span: Span,
     ) -> Type {
         let m = self.m;
@@ -921,7 +942,7 @@ impl<'m> Typer<'m> {
                 let Some(args) = args else {
                     return Type::Unknown(UnknownReason::Variant);
                 };
-                self.struct_constructor(*s, &args, span)
+                self.struct_constructor(*s, args, span)
             }
             CallTarget::Callable { user, builtin } => {
                 let builtin = *builtin;
@@ -1101,6 +1122,7 @@ pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMe
         m,
         res,
         contexts: &contexts,
+        arg_pool: Vec::new(),
         out: Typing::default(),
         current: None,
         ctx: CondCtx::default(),

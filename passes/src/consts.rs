@@ -251,6 +251,16 @@ fn scalar_op(op: BinaryOp, a: Scalar, b: Scalar) -> Option<Scalar> {
     }
 }
 
+/// The components `items` yields (at most `n`), or `None` when one is `None`; allocated once, at the exact size
+/// (most values are one scalar).
+fn exact(n: usize, items: impl Iterator<Item = Option<Scalar>>) -> Option<Vec<Scalar>> {
+    let mut out = Vec::with_capacity(n);
+    for item in items {
+        out.push(item?);
+    }
+    Some(out)
+}
+
 fn y_u32(s: Scalar) -> u32 {
     match s {
         Scalar::Uint(u) => u,
@@ -449,8 +459,9 @@ impl<'m> Folder<'m> {
             Expr::Unary { op, operand } => {
                 let c = self.constness(owner, *operand);
                 let value = self.components(owner, *operand).and_then(|v| {
-                    v.iter()
-                        .map(|s| match (op, s) {
+                    exact(
+                        v.len(),
+                        v.iter().map(|s| match (op, s) {
                             (UnaryOp::Plus, s) => Some(*s),
                             (UnaryOp::Negate, Scalar::Int(i)) => Some(Scalar::Int(i.wrapping_neg())),
                             (UnaryOp::Negate, Scalar::Uint(u)) => Some(Scalar::Uint(u.wrapping_neg())),
@@ -459,9 +470,9 @@ impl<'m> Folder<'m> {
                             (UnaryOp::BitNot, Scalar::Int(i)) => Some(Scalar::Int(!i)),
                             (UnaryOp::BitNot, Scalar::Uint(u)) => Some(Scalar::Uint(!u)),
                             _ => None,
-                        })
-                        .collect::<Option<Vec<_>>>()
-                        .map(ConstValue::Components)
+                        }),
+                    )
+                    .map(ConstValue::Components)
                 });
                 (c, value)
             }
@@ -496,14 +507,15 @@ impl<'m> Folder<'m> {
                                 !eq
                             })]))
                         } else {
-                            (0..n)
-                                .map(|i| {
+                            exact(
+                                n,
+                                (0..n).map(|i| {
                                     let a = *l.get(i).or(l.first().filter(|_| l.len() == 1))?;
                                     let b = *r.get(i).or(r.first().filter(|_| r.len() == 1))?;
                                     scalar_op(*op, a, b)
-                                })
-                                .collect::<Option<Vec<_>>>()
-                                .map(ConstValue::Components)
+                                }),
+                            )
+                            .map(ConstValue::Components)
                         }
                     }
                     _ => None,

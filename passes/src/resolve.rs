@@ -445,7 +445,12 @@ impl<'m> Resolver<'m> {
                 .push(crate::clue::PassNote { span: Some(first.span), message: "previous declaration is here".into() });
         }
         if let Some(level) = self.levels.last_mut() {
-            level.names.entry(name).or_default().push(Decl { kind, ctx: ctx.clone(), span });
+            // Most names have one declaration: room for one (growing only for overloads and variants).
+            level.names.entry(name).or_insert_with(|| Vec::with_capacity(1)).push(Decl {
+                kind,
+                ctx: ctx.clone(),
+                span,
+            });
         }
     }
 
@@ -548,7 +553,8 @@ impl<'m> Resolver<'m> {
             }
         }
         if let Some(scope) = self.locals.last_mut() {
-            scope.names.entry(name).or_default().push((local, ctx.clone(), l.name_span));
+            // Most names have one declaration: room for one.
+            scope.names.entry(name).or_insert_with(|| Vec::with_capacity(1)).push((local, ctx.clone(), l.name_span));
         }
     }
 

@@ -957,12 +957,12 @@ impl<'m> Typer<'m> {
                         _ => Type::Unknown(UnknownReason::Variant),
                     };
                 };
-                let known: Option<Vec<&Ty>> = args.iter().map(|(t, _)| t.known()).collect();
+                let all_known = args.iter().all(|(t, _)| t.known().is_some());
                 // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
                 let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> =
                     user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
                 let overloads = if builtin { builtins::overloads(name) } else { &[] };
-                let Some(known) = known else {
+                if !all_known {
                     // Some argument is unknown: settle for a return type all same-arity candidates share.
                     let mut rets: Vec<Option<Ty>> = candidates
                         .iter()
@@ -975,14 +975,16 @@ impl<'m> Typer<'m> {
                         Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(r.clone()),
                         _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
                     };
-                };
+                }
+                // Every argument type is known: `known()` lists them (no allocation on the matching path).
+                let known = || args.iter().filter_map(|(t, _)| t.known());
                 // A definition is preferred over its prototype (they differ only when the prototype is wrong,
                 // which resolution reports as a Redefinition).
                 let mut candidates = candidates;
                 candidates.sort_by_key(|(f, _)| m.functions[*f].body.is_none());
                 for (f, params) in &candidates {
-                    if params.len() == known.len()
-                        && params.iter().zip(&known).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
+                    if params.len() == args.len()
+                        && params.iter().zip(known()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
                         self.out.callees.set(owner, id, Callee::User(*f));
                         let writes: Vec<bool> = {
@@ -1007,13 +1009,14 @@ impl<'m> Typer<'m> {
                     }
                 }
                 for o in overloads {
-                    if o.params.len() == known.len() && o.params.iter().zip(&known).all(|(p, a)| p == *a) {
+                    if o.params.len() == args.len() && o.params.iter().zip(known()).all(|(p, a)| p == a) {
                         let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
                         self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
                         return Type::Known(o.ret.clone());
                     }
                 }
+                let known: Vec<&Ty> = known().collect();
                 // No overload matches. A same-named function with conditional parameters may match in some
                 // variant: the call's type depends on the variant.
                 if candidates.len() < user.len() {

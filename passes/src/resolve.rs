@@ -136,6 +136,8 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         local_names: HashMap::default(),
         function_suggestions: HashMap::default(),
         macros_by_name: None,
+        macro_names: module.macros.values().map(|d| d.name).collect(),
+        struct_names: module.structs.values().map(|s| s.name).collect(),
         contexts: BranchContexts::default(),
         self_compatible: SelfCompatible::default(),
         dead_clue: PassClue::new(
@@ -341,6 +343,10 @@ struct Resolver<'m> {
     self_compatible: SelfCompatible,
     /// Every macro definition by name, in declaration order (built on the first macro use).
     macros_by_name: Option<HashMap<Name, Vec<MacroId>>>,
+    /// The name of every macro definition.
+    macro_names: HashSet<Name>,
+    /// The name of every struct of the module.
+    struct_names: HashSet<Name>,
     /// A chunk is missing or a declaration did not parse: a name found nowhere may be declared there, so it is
     /// not reported again (one root cause, one diagnostic).
     incomplete: bool,
@@ -675,7 +681,7 @@ impl<'m> Resolver<'m> {
             return;
         };
         // A macro-typed parameter (`TEXTURE2D_SHADOW_PARAM(x)`) carries the macro's name as its type.
-        if self.m.macros.values().any(|d| d.name == name) {
+        if self.macro_names.contains(&name) {
             return;
         }
         if let Some(structs) = self.lookup_struct(name, ctx) {
@@ -693,6 +699,10 @@ impl<'m> Resolver<'m> {
     }
 
     fn lookup_struct(&self, name: Name, ctx: &CondCtx) -> Option<Vec<StructId>> {
+        // Every map below is keyed by struct names: a name no struct has (a function, a builtin) is none.
+        if !self.struct_names.contains(&name) {
+            return None;
+        }
         for scope in self.locals.iter().rev() {
             if let Some(s) = scope.structs.get(&name) {
                 return Some(s.clone());

@@ -191,14 +191,17 @@ impl<'m> Typer<'m> {
         self.out.exprs = ExprTable::for_module(m);
         self.out.callees = ExprTable::for_module(m);
         self.out.access = ExprTable::for_module(m);
+        let mut locals = Vec::with_capacity(m.functions.len());
+        let mut returns = Vec::with_capacity(m.functions.len());
         for (f, func) in m.functions.iter() {
-            let mut locals = SecondaryMap::with_capacity(func.locals.len());
-            for (l, local) in func.locals.iter() {
-                locals[l] = self.spec_ty(&local.ty, Owner::Function(f));
-            }
-            self.out.locals[f] = locals;
-            self.out.returns[f] = self.spec_ty(&func.return_type, Owner::Function(f));
+            let types: Vec<Option<Ty>> =
+                func.locals.values().map(|local| self.spec_ty(&local.ty, Owner::Function(f))).collect();
+            locals.push(SecondaryMap::from(types));
+            returns.push(self.spec_ty(&func.return_type, Owner::Function(f)));
         }
+        // One entry per function and per local, in arena order (what indexing each in turn would build).
+        self.out.locals = SecondaryMap::from(locals);
+        self.out.returns = SecondaryMap::from(returns);
         for (g, global) in m.globals.iter() {
             self.out.globals[g] = self.spec_ty(&global.ty, Owner::Global);
         }

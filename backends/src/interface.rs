@@ -13,8 +13,8 @@ use crate::plan::subtree;
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    Expr, ExprId, FunctionId, Guarded, LocalId, LocalKind, Module, Name, ParamKind, Statement, StmtKind, Storage,
-    StructId, StructMember,
+    Expr, ExprId, FunctionId, Guarded, LocalId, LocalKind, Module, Name, ParamKind, SecondaryMap, Statement, StmtKind,
+    Storage, StructId, StructMember,
 };
 use shaderlab_passes::io::{FragmentOutput, PassIo};
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
@@ -382,10 +382,11 @@ fn rename_is_faithful(
             }
         }
         // Parents of every expression.
-        let mut parent: HashMap<ExprId, ExprId> = HashMap::default();
+        // Parents of every expression, by index (a later parent replaces an earlier one, as a map insert would).
+        let mut parent: SecondaryMap<ExprId, Option<ExprId>> = SecondaryMap::with_capacity(func.exprs.len());
         for (e, expr) in func.exprs.iter() {
             expr.kind.for_each_child(&mut |c| {
-                parent.insert(c, e);
+                parent[c] = Some(e);
             });
         }
         let is_object = |e: ExprId| -> bool {
@@ -419,7 +420,7 @@ fn rename_is_faithful(
             if !is_object(e) && !is_producer(e) {
                 return None;
             }
-            let ok = match parent.get(&e).and_then(|p| func.exprs.get(*p).map(|x| (*p, &x.kind))) {
+            let ok = match parent[e].and_then(|p| func.exprs.get(p).map(|x| (p, &x.kind))) {
                 Some((_, Expr::Member { base, .. })) => *base == e && is_object(e),
                 Some((p, Expr::Call { args, .. })) => {
                     is_object(e)
@@ -447,7 +448,7 @@ fn rename_is_faithful(
             if !ok {
                 // Initializers are found through the locals: `V o = helper();`.
                 let init_of_object = own.iter().any(|&l| {
-                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && !parent.contains_key(&e)
+                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && parent[e].is_none()
                 });
                 if !init_of_object {
                     return None;

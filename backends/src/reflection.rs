@@ -93,13 +93,18 @@ impl Collector {
 
     /// A macro name tested by an emitted condition.
     pub(crate) fn macro_name(&mut self, name: &str) {
-        self.macros.insert(name.to_owned());
+        // Most names are tested by many conditions: copy a name only the first time.
+        if !self.macros.contains(name) {
+            self.macros.insert(name.to_owned());
+        }
     }
 
     /// A macro used in emitted code: run-time macros are keys; macros of the source are keyed by the
     /// conditions around their definitions, which are emitted.
     pub(crate) fn macro_use(&mut self, name: &str) {
-        self.uses.insert(name.to_owned());
+        if !self.uses.contains(name) {
+            self.uses.insert(name.to_owned());
+        }
     }
 
     pub(crate) fn finish(mut self, m: &Module, program: &ProgramPlan) -> Reflection {

@@ -685,13 +685,19 @@ impl<'a> Writer<'a> {
                 struct_units.entry(*s).or_insert(i);
             }
         }
-        let last_struct = struct_units.values().copied().max();
+        // The units that can be hoisted: those of structs the stage writes, in order.
+        let mut hoistable: Vec<usize> = struct_units
+            .iter()
+            .filter(|(s, _)| self.plan.structs.contains(*s) || self.interface_role(**s).is_some())
+            .map(|(_, &i)| i)
+            .collect();
+        hoistable.sort_unstable();
         let mut done = vec![false; units.len()];
         for i in 0..units.len() {
             if last_code.is_some_and(|l| i > l) {
                 break;
             }
-            self.emit_unit(i, &units, &struct_units, last_struct, &mut done);
+            self.emit_unit(i, &units, &struct_units, &hoistable, &mut done);
         }
     }
 
@@ -700,7 +706,7 @@ impl<'a> Writer<'a> {
         i: usize,
         units: &[Unit<'a>],
         struct_units: &HashMap<StructId, usize>,
-        last_struct: Option<usize>,
+        hoistable: &[usize],
         done: &mut Vec<bool>,
     ) {
         if done.get(i).copied().unwrap_or(true) {
@@ -708,13 +714,14 @@ impl<'a> Writer<'a> {
         }
         done[i] = true;
         let Some(&unit) = units.get(i) else { return };
-        // Only a struct unit after this one can be hoisted before it (the needs are pure questions: skipping them
-        // when no struct follows changes nothing).
-        if last_struct.is_some_and(|j| j > i) {
+        // Only a written struct unit after this one, not written yet, can be hoisted before it (the needs are
+        // pure questions and keep only written structs: skipping them when no such unit follows changes nothing).
+        let later = &hoistable[hoistable.partition_point(|&j| j <= i)..];
+        if later.iter().any(|&j| !done.get(j).copied().unwrap_or(true)) {
             for s in self.needs(unit) {
                 if let Some(&j) = struct_units.get(&s) {
                     if j > i {
-                        self.emit_unit(j, units, struct_units, last_struct, done);
+                        self.emit_unit(j, units, struct_units, hoistable, done);
                     }
                 }
             }

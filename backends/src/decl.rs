@@ -350,7 +350,7 @@ impl<'a> Writer<'a> {
                 text
             }
             ParamKind::Macro { name, args, .. } => {
-                self.reflection.macro_use(m.name(*name));
+                self.reflection.macro_use(*name);
                 let args: Vec<String> = args.iter().map(|a| self.expr_max(owner, *a, 16)).collect();
                 format!("{}({})", m.name(*name), args.join(", "))
             }

@@ -70,7 +70,7 @@ impl<'a> Writer<'a> {
             }
             Expr::Ident(name) => self.ident(out, owner, e, *name),
             Expr::MacroRef { name, args } => {
-                self.reflection.macro_use(m.name(*name));
+                self.reflection.macro_use(*name);
                 out.push_str(m.name(*name));
                 match args {
                     None => 1,
@@ -295,7 +295,7 @@ impl<'a> Writer<'a> {
                 return self.builtin_variable(out, b, span);
             }
             Symbol::RuntimeMacro(n) => {
-                self.reflection.macro_use(m.name(*n));
+                self.reflection.macro_use(*n);
                 out.push_str(m.name(*n));
             }
             Symbol::IoMember(s, n) => {

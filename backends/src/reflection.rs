@@ -3,7 +3,8 @@
 
 use crate::plan::ProgramPlan;
 use crate::Stage;
-use shaderlab_ir::{GlobalItem, Guarded, Module};
+use shaderlab_ir::hash::FastHashSet;
+use shaderlab_ir::{GlobalItem, Guarded, Module, Name};
 use std::collections::BTreeSet;
 
 /// An attribute: name and GLSL type.
@@ -52,10 +53,11 @@ pub struct Reflection {
 #[derive(Default)]
 pub(crate) struct Collector {
     reflection: Reflection,
-    /// Names tested by emitted conditions.
-    macros: BTreeSet<String>,
+    /// Names tested by emitted conditions (hashed by interned name: they are asked for at every condition; the
+    /// text and its order come at [`Collector::finish`]).
+    macros: FastHashSet<Name>,
     /// Macro names used in emitted code.
-    uses: BTreeSet<String>,
+    uses: FastHashSet<Name>,
 }
 
 impl Collector {
@@ -92,19 +94,14 @@ impl Collector {
     }
 
     /// A macro name tested by an emitted condition.
-    pub(crate) fn macro_name(&mut self, name: &str) {
-        // Most names are tested by many conditions: copy a name only the first time.
-        if !self.macros.contains(name) {
-            self.macros.insert(name.to_owned());
-        }
+    pub(crate) fn macro_name(&mut self, name: Name) {
+        self.macros.insert(name);
     }
 
     /// A macro used in emitted code: run-time macros are keys; macros of the source are keyed by the
     /// conditions around their definitions, which are emitted.
-    pub(crate) fn macro_use(&mut self, name: &str) {
-        if !self.uses.contains(name) {
-            self.uses.insert(name.to_owned());
-        }
+    pub(crate) fn macro_use(&mut self, name: Name) {
+        self.uses.insert(name);
     }
 
     pub(crate) fn finish(mut self, m: &Module, program: &ProgramPlan) -> Reflection {
@@ -122,14 +119,16 @@ impl Collector {
                 });
             }
         }
-        let uses = self.uses.into_iter().filter(|n| !defined.contains(n));
+        let uses = self.uses.into_iter().map(|n| m.name(n)).filter(|n| !defined.contains(*n));
         self.reflection.macros = self
             .macros
             .into_iter()
+            .map(|n| m.name(n))
             .chain(uses)
-            .filter(|n| !n.starts_with("GL_") && !fixed.contains(n))
-            .collect::<BTreeSet<_>>()
+            .filter(|n| !n.starts_with("GL_") && !fixed.contains(*n))
+            .collect::<BTreeSet<&str>>()
             .into_iter()
+            .map(str::to_owned)
             .collect();
         self.reflection.outputs.sort_by_key(|o| o.location);
         self.reflection

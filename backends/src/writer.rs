@@ -383,7 +383,7 @@ impl<'a> Writer<'a> {
     }
 
     fn condition_line<T>(&mut self, b: &CondBranch<T>, first: bool) -> String {
-        collect_condition_names(&b.condition.expr, &mut |n| self.reflection.macro_name(self.m.name(n)));
+        collect_condition_names(&b.condition.expr, &mut |n| self.reflection.macro_name(n));
         let text = b.condition.text.trim();
         let word = match (first, b.condition.kind) {
             (false, _) | (true, CondKind::Elif) => "#elif",

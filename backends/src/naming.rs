@@ -22,8 +22,10 @@ pub(crate) struct Naming<'a> {
     locals: HashMap<(FunctionId, Name), String>,
     m: &'a Module,
     /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
-    /// but are looked up only when a new name is made.
-    used_names: HashSet<Name>,
+    /// but are looked up only when a new name is made. Few stages make new names: the names are listed while
+    /// building and hashed by the first [`Naming::fresh`] (`used_set`).
+    used_names: Vec<Name>,
+    used_set: Option<HashSet<Name>>,
     /// Names that are not module names: interface names, `main`, the new names.
     used_text: HashSet<String>,
 }
@@ -50,11 +52,14 @@ impl<'a> Naming<'a> {
             members: HashMap::default(),
             locals: HashMap::default(),
             m,
-            used_names: HashSet::default(),
+            used_names: Vec::new(),
+            used_set: None,
             used_text: interface.keys().cloned().collect(),
         };
         n.used_text.insert("main".to_owned());
         let introduced: HashSet<&str> = dialect.introduced_builtins().iter().copied().collect();
+        // The interface names, hashed: every global and local name is checked against them.
+        let interface_set: HashSet<&str> = interface.keys().map(String::as_str).collect();
         // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
         // names that need one), so that the same input always gives the same names.
         let functions = sorted(&plan.functions);
@@ -66,24 +71,19 @@ impl<'a> Naming<'a> {
                 global_names.push((m.name(func.name), func.name, false));
             }
             for (_, local) in func.locals.iter() {
-                n.used_names.insert(local.name);
+                n.used_names.push(local.name);
             }
         }
         for &g in &plan.globals {
             let Some(global) = m.globals.get(g) else { continue };
             if global.is_uniform() {
-                n.used_names.insert(global.name);
+                n.used_names.push(global.name);
             } else {
                 global_names.push((m.name(global.name), global.name, true));
             }
         }
-        let mut struct_ids: Vec<_> = plan.structs.iter().copied().collect();
-        for &f in &functions {
-            // Structs declared inside functions.
-            if let Some(body) = m.functions.get(f).and_then(|func| func.body.as_ref()) {
-                collect_local_structs(&body.stmts, &mut struct_ids);
-            }
-        }
+        // Structs declared globally and inside functions.
+        let mut struct_ids: Vec<_> = plan.structs.iter().chain(&plan.local_structs).copied().collect();
         struct_ids.sort();
         struct_ids.dedup();
         for s in struct_ids {
@@ -94,17 +94,17 @@ impl<'a> Naming<'a> {
             });
         }
         for (_, name, _) in &global_names {
-            n.used_names.insert(*name);
+            n.used_names.push(*name);
         }
         for (_, name) in &member_names {
-            n.used_names.insert(*name);
+            n.used_names.push(*name);
         }
         // Globals: keywords, and names the interface now uses.
         let mut renamed: Vec<(&str, Name, bool)> = global_names
             .into_iter()
             .filter(|&(text, name, is_variable)| {
                 let clash =
-                    interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(text));
+                    interface_set.contains(text) || text == "main" || (is_variable && introduced.contains(text));
                 !uniforms.contains(&name) && (clash || Self::is_bad(dialect, text))
             })
             .collect();
@@ -151,6 +151,9 @@ impl<'a> Naming<'a> {
 
     /// A new name based on `base`, free in the stage and allowed in the target.
     pub(crate) fn fresh(&mut self, base: &str) -> String {
+        if self.used_set.is_none() {
+            self.used_set = Some(self.used_names.iter().copied().collect());
+        }
         let mut stem = base.replace("__", "_");
         if stem.starts_with("gl_") {
             stem.insert(0, 'x');
@@ -174,7 +177,7 @@ impl<'a> Naming<'a> {
             return true;
         }
         let Some(name) = self.m.names.lookup(text) else { return false };
-        self.used_names.contains(&name) || self.m.macros.values().any(|d| d.name == name)
+        self.used_set.as_ref().is_some_and(|set| set.contains(&name)) || self.m.macros.values().any(|d| d.name == name)
     }
 
     pub(crate) fn global<'m>(&'m self, m: &'m Module, name: Name) -> &'m str {
@@ -198,18 +201,4 @@ fn sorted<T: Copy + Ord>(set: &HashSet<T>) -> Vec<T> {
     let mut v: Vec<T> = set.iter().copied().collect();
     v.sort();
     v
-}
-
-fn collect_local_structs(stmts: &[Guarded<shaderlab_ir::Statement>], out: &mut Vec<shaderlab_ir::StructId>) {
-    use shaderlab_ir::StmtKind;
-    fn stmt(s: &shaderlab_ir::Statement, out: &mut Vec<shaderlab_ir::StructId>) {
-        if let StmtKind::Struct { id, .. } = &s.kind {
-            out.push(*id);
-        }
-        if let Some(b) = s.kind.nested_block() {
-            collect_local_structs(&b.stmts, out);
-        }
-        s.kind.for_each_nested(&mut |n| stmt(n, out));
-    }
-    Guarded::for_each_item(stmts, &mut |s| stmt(s, out));
 }

@@ -26,6 +26,8 @@ pub(crate) struct StagePlan {
     pub globals: HashSet<GlobalId>,
     /// Structs used as types (IO structs renamed away are not among them).
     pub structs: HashSet<StructId>,
+    /// Structs declared inside the reached function bodies (written in place), in the order found.
+    pub local_structs: Vec<StructId>,
     pub io: StageIo,
 }
 
@@ -56,7 +58,14 @@ impl ProgramPlan {
             for s in io.renamed_structs() {
                 structs.remove(&s);
             }
-            StagePlan { entry, functions: reach.functions, globals: reach.globals, structs, io }
+            StagePlan {
+                entry,
+                functions: reach.functions,
+                globals: reach.globals,
+                structs,
+                local_structs: reach.local_structs,
+                io,
+            }
         };
         let vertex = stage(Stage::Vertex, vertex_entry, vertex_reach);
         let fragment = stage(Stage::Fragment, fragment_entry, fragment_reach);
@@ -201,6 +210,8 @@ pub(crate) struct Reach<'a> {
     pub globals: HashSet<GlobalId>,
     pub structs: HashSet<StructId>,
     pub macros: HashSet<MacroId>,
+    /// Structs declared in the bodies of the reached functions.
+    pub local_structs: Vec<StructId>,
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
@@ -216,6 +227,7 @@ impl<'a> Reach<'a> {
             globals: HashSet::default(),
             structs: HashSet::default(),
             macros: HashSet::default(),
+            local_structs: Vec::new(),
             function_work: order.to_vec(),
             macro_names: BTreeSet::new(),
             macro_names_done: HashSet::default(),
@@ -284,7 +296,10 @@ impl<'a> Reach<'a> {
 
     fn stmt(&mut self, s: &Statement) {
         match &s.kind {
-            StmtKind::Struct { id, .. } => self.local_struct(*id),
+            StmtKind::Struct { id, .. } => {
+                self.local_structs.push(*id);
+                self.local_struct(*id)
+            }
             StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => self.block(b),
             StmtKind::If { .. } | StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
                 s.kind.for_each_nested(&mut |n| self.stmt(n))

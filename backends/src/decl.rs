@@ -71,14 +71,29 @@ impl<'a> Writer<'a> {
     pub(crate) fn define(&mut self, id: MacroId) {
         let m = self.m;
         let Some(def) = m.macros.get(id) else { return };
-        let mut text = format!("#define {}", m.name(def.name));
+        let name = m.name(def.name);
+        let mut text = String::with_capacity(9 + name.len() + def.body.len() + 16);
+        text.push_str("#define ");
+        text.push_str(name);
         if let Some(params) = &def.params {
-            let params: Vec<&str> = params.iter().map(|p| m.name(*p)).collect();
-            text.push_str(&format!("({})", params.join(", ")));
+            text.push('(');
+            for (i, p) in params.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(m.name(*p));
+            }
+            text.push(')');
         }
         if !def.body.is_empty() {
             text.push(' ');
-            text.push_str(&def.body.replace('\n', " "));
+            // A body continued over lines is one line in the output.
+            for (i, part) in def.body.split('\n').enumerate() {
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(part);
+            }
         }
         self.group(GROUP_DEFINE);
         self.directive(&text);
@@ -271,16 +286,18 @@ impl<'a> Writer<'a> {
         let m = self.m;
         let Some(func) = m.functions.get(f) else { return };
         let previous = self.func.replace(f);
-        let signature = self.signature(f);
+        let mut signature = self.signature(f);
         match &func.body {
             None => {
                 self.group(0);
-                self.line(&[&*signature, ";"].concat());
+                signature.push(';');
+                self.line(&signature);
             }
             Some(body) => {
                 self.separate();
                 self.group(0);
-                self.line(&[&*signature, " {"].concat());
+                signature.push_str(" {");
+                self.line(&signature);
                 self.indent();
                 self.function_body(f, body);
                 self.dedent();
@@ -302,20 +319,27 @@ impl<'a> Writer<'a> {
             Some(Ty::Struct(s)) => self.renamed(*s),
             _ => false,
         };
-        let ret = if renamed_return {
-            "void".to_owned()
+        // The signature is assembled in one buffer (the caller appends ` {` or `;`).
+        let mut out = String::with_capacity(96);
+        if renamed_return {
+            out.push_str("void");
         } else {
-            let ty = self.spec_type(&func.return_type);
+            self.spec_type_into(&mut out, &func.return_type);
             if !func.return_type.dims.is_empty() && !self.d.has_array_features() {
-                self.error(&ty, Unsupported::ArrayFeature, func.return_type.span);
+                let ty = out.clone();
+                self.error(ty, Unsupported::ArrayFeature, func.return_type.span);
             }
             let dims = self.spec_dims(&func.return_type, owner, m.name(func.name));
-            [&*ty, &*dims].concat()
-        };
-        let name = self.names.global(m, func.name).to_owned();
+            out.push_str(&dims);
+        }
+        out.push(' ');
+        out.push_str(self.names.global(m, func.name));
+        out.push('(');
         let keep = move |w: &Self, p: &Param| !w.is_object_param(f, p);
         let params = self.list(&func.params, &keep, &mut |w, p: &'a Param| w.param(f, p));
-        [&*ret, " ", &*name, "(", &*params, ")"].concat()
+        out.push_str(&params);
+        out.push(')');
+        out
     }
 
     fn is_object_param(&self, f: FunctionId, p: &Param) -> bool {

@@ -114,9 +114,9 @@ pub(crate) fn write_stage(
         errors: Vec::new(),
         func: None,
         reflection,
-        // A stage's text is of the order of its sources' (comments dropped, interface added): reserving that
-        // avoids regrowing the output while writing.
-        out: String::with_capacity(m.sources.files.values().map(|f| f.text.len()).sum::<usize>() / 2 + 1024),
+        // A stage's text is of the order of its sources' (comments dropped, interface added, parts of other
+        // stages and passes dropped): reserving that avoids regrowing (and copying) the output while writing.
+        out: String::with_capacity(m.sources.files.values().map(|f| f.text.len()).sum::<usize>() + 1024),
         indent: 0,
         last: Last::Nothing,
         pending_blank: false,
@@ -453,7 +453,7 @@ impl<'a> Writer<'a> {
     ) -> String {
         if items.iter().all(|i| matches!(i, Guarded::Item(_))) {
             // No regions: `a, b`.
-            let mut text = String::new();
+            let mut text = String::with_capacity(if items.is_empty() { 0 } else { 64 });
             let mut first = true;
             for item in items {
                 let Guarded::Item(t) = item else { continue };

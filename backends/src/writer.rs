@@ -283,17 +283,21 @@ impl<'a> Writer<'a> {
     /// directive lines (`#...`), which start at column 0.
     pub(crate) fn line(&mut self, text: &str) {
         self.blank_if_pending();
-        for (i, part) in text.split('\n').enumerate() {
-            if part.starts_with('#') {
-                self.out.push_str(part);
-            } else {
-                let depth = if i == 0 { self.indent } else { self.indent + 1 };
-                for _ in 0..depth {
-                    self.out.push_str("    ");
+        if !text.as_bytes().contains(&b'\n') {
+            // The common case: one line.
+            if !text.starts_with('#') {
+                push_indent(&mut self.out, self.indent);
+            }
+            self.out.push_str(text);
+            self.out.push('\n');
+        } else {
+            for (i, part) in text.split('\n').enumerate() {
+                if !part.starts_with('#') {
+                    push_indent(&mut self.out, if i == 0 { self.indent } else { self.indent + 1 });
                 }
                 self.out.push_str(part);
+                self.out.push('\n');
             }
-            self.out.push('\n');
         }
         self.last = Last::Code;
     }
@@ -309,20 +313,23 @@ impl<'a> Writer<'a> {
         self.scratch = buf;
     }
 
-    /// A preprocessor line at column 0.
+    /// A `#define` or `#undef` line at column 0 (placed like code).
     pub(crate) fn directive(&mut self, text: &str) {
-        let word = text.trim_start_matches('#').split_whitespace().next().unwrap_or("");
-        let kind = match word {
-            "if" | "ifdef" | "ifndef" | "elif" | "else" => Last::Open,
-            "endif" => Last::Close,
-            _ => Last::Code,
-        };
-        if matches!(word, "if" | "ifdef" | "ifndef" | "define" | "undef") {
+        self.directive_parts(&[text], Last::Code, true);
+    }
+
+    /// A preprocessor line at column 0, the concatenation of `parts`, of kind `kind`. `separated`: a pending blank
+    /// line goes before it (`#if`, `#ifdef`, `#ifndef`, `#define`, `#undef`); otherwise (`#elif`, `#else`,
+    /// `#endif`) the pending blank line is dropped.
+    fn directive_parts(&mut self, parts: &[&str], kind: Last, separated: bool) {
+        if separated {
             self.blank_if_pending();
         } else {
             self.pending_blank = false;
         }
-        self.out.push_str(text);
+        for part in parts {
+            self.out.push_str(part);
+        }
         self.out.push('\n');
         self.last = kind;
     }
@@ -382,7 +389,9 @@ impl<'a> Writer<'a> {
         Some((last + 1, false))
     }
 
-    fn condition_line<T>(&mut self, b: &CondBranch<T>, first: bool) -> String {
+    /// The directive word and condition text of a branch (`first`: the region's first branch), its tested names
+    /// recorded for the reflection.
+    fn condition_parts<'b, T>(&mut self, b: &'b CondBranch<T>, first: bool) -> (&'static str, &'b str) {
         collect_condition_names(&b.condition.expr, &mut |n| self.reflection.macro_name(n));
         let text = b.condition.text.trim();
         let word = match (first, b.condition.kind) {
@@ -391,6 +400,11 @@ impl<'a> Writer<'a> {
             (true, CondKind::Ifdef) => "#ifdef",
             (true, CondKind::Ifndef) => "#ifndef",
         };
+        (word, text)
+    }
+
+    fn condition_line<T>(&mut self, b: &CondBranch<T>, first: bool) -> String {
+        let (word, text) = self.condition_parts(b, first);
         [word, " ", text].concat()
     }
 
@@ -428,18 +442,19 @@ impl<'a> Writer<'a> {
         let Some((count, with_else)) = self.live_branches(r, keep) else { return };
         self.cond_depth += 1;
         for (i, b) in r.branches.iter().take(count).enumerate() {
-            let line = self.condition_line(b, i == 0);
-            self.directive(&line);
+            let (word, text) = self.condition_parts(b, i == 0);
+            // An opening directive is separated like code; `#elif` continues the region.
+            self.directive_parts(&[word, " ", text], Last::Open, word != "#elif");
             self.guarded(&b.items, keep, print);
         }
         if with_else {
-            self.directive("#else");
+            self.directive_parts(&["#else"], Last::Open, false);
             if let Some(items) = &r.else_items {
                 self.guarded(items, keep, print);
             }
         }
         self.cond_depth -= 1;
-        self.directive("#endif");
+        self.directive_parts(&["#endif"], Last::Close, false);
     }
 
     /// A comma-separated list whose elements may sit in conditional regions (arguments, parameters). Without
@@ -771,6 +786,17 @@ enum Piece {
         text: String,
         top: bool,
     },
+}
+
+/// Append `depth` levels of indentation (four spaces each).
+fn push_indent(out: &mut String, depth: usize) {
+    const SPACES: &str = "                                ";
+    let mut n = depth * 4;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
+    }
 }
 
 /// Units of a scope's items; include guards are flattened (their `#define` dropped: the splice already happened).

@@ -89,13 +89,13 @@ pub(crate) trait Dialect: Sync {
 
     /// The name of a builtin function call in the target. `overload` is the resolved overload when typing knew it,
     /// `sampler` the type of the first argument when it is a sampler.
-    fn builtin_function(
+    fn builtin_function<'n>(
         &self,
-        name: &str,
+        name: &'n str,
         overload: Option<&Overload>,
         sampler: Option<SamplerType>,
         stage: Stage,
-    ) -> Result<Cow<'static, str>, Unsupported>;
+    ) -> Result<Cow<'n, str>, Unsupported>;
 
     /// The name of a builtin variable in the target (`gl_FragDepthEXT` <-> `gl_FragDepth`). `gl_FragColor` and
     /// `gl_FragData` go through [`Dialect::color_output`] and [`Dialect::frag_data_output`].

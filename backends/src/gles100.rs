@@ -216,13 +216,13 @@ impl Dialect for Gles100 {
         }
     }
 
-    fn builtin_function(
+    fn builtin_function<'n>(
         &self,
-        name: &str,
+        name: &'n str,
         overload: Option<&Overload>,
         sampler: Option<SamplerType>,
         stage: Stage,
-    ) -> Result<Cow<'static, str>, Unsupported> {
+    ) -> Result<Cow<'n, str>, Unsupported> {
         if ES300_TEXTURE.contains(&name) {
             let dim = sampler.and_then(es100_sampler).ok_or(Unsupported::TextureLookup)?;
             return texture_name(name, dim, stage).map(Cow::Borrowed).ok_or(Unsupported::TextureLookup);
@@ -230,7 +230,7 @@ impl Dialect for Gles100 {
         if function_only_in(name, overload, Availability::Es300Only) {
             return Err(Unsupported::Builtin);
         }
-        Ok(Cow::Owned(name.to_owned()))
+        Ok(Cow::Borrowed(name))
     }
 
     fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {

@@ -167,20 +167,20 @@ impl Dialect for Gles300 {
         Ok(OutputBinding::Declared { name: member.to_owned(), location: Some(location) })
     }
 
-    fn builtin_function(
+    fn builtin_function<'n>(
         &self,
-        name: &str,
+        name: &'n str,
         overload: Option<&Overload>,
         _sampler: Option<SamplerType>,
         _stage: Stage,
-    ) -> Result<Cow<'static, str>, Unsupported> {
+    ) -> Result<Cow<'n, str>, Unsupported> {
         if let Some((_, to)) = TEXTURE_RENAMES.iter().find(|(from, _)| *from == name) {
             return Ok(Cow::Borrowed(to));
         }
         if function_only_in(name, overload, Availability::Es100Only) {
             return Err(Unsupported::Builtin);
         }
-        Ok(Cow::Owned(name.to_owned()))
+        Ok(Cow::Borrowed(name))
     }
 
     fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {

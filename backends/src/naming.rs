@@ -20,6 +20,8 @@ pub(crate) struct Naming<'a> {
     members: HashMap<Name, String>,
     /// Locals by function and name (alternatives from exclusive branches share one name).
     locals: HashMap<(FunctionId, Name), String>,
+    /// The functions with a renamed local, sorted (few): most local names are looked up without hashing.
+    renamed_in: Vec<FunctionId>,
     m: &'a Module,
     /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
     /// but are looked up only when a new name is made. Few stages make new names: the names are listed while
@@ -51,6 +53,7 @@ impl<'a> Naming<'a> {
             globals: HashMap::default(),
             members: HashMap::default(),
             locals: HashMap::default(),
+            renamed_in: Vec::new(),
             m,
             used_names: Vec::new(),
             used_set: None,
@@ -145,6 +148,10 @@ impl<'a> Naming<'a> {
                 let new = n.fresh(text);
                 n.locals.insert((f, name), new);
             }
+            if !renamed.is_empty() {
+                // `functions` is sorted: so is this list.
+                n.renamed_in.push(f);
+            }
         }
         n
     }
@@ -191,7 +198,10 @@ impl<'a> Naming<'a> {
     pub(crate) fn local<'m>(&'m self, m: &'m Module, f: FunctionId, l: LocalId) -> &'m str {
         let name = m.functions.get(f).and_then(|func| func.locals.get(l)).map(|local| local.name);
         match name {
-            Some(name) => self.locals.get(&(f, name)).map(String::as_str).unwrap_or_else(|| m.name(name)),
+            Some(name) if self.renamed_in.binary_search(&f).is_ok() => {
+                self.locals.get(&(f, name)).map(String::as_str).unwrap_or_else(|| m.name(name))
+            }
+            Some(name) => m.name(name),
             None => "",
         }
     }

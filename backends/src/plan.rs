@@ -283,7 +283,11 @@ impl<'a> Reach<'a> {
             }
         });
         for (e, expr) in func.exprs.iter() {
-            self.expr_kind(owner, e, &expr.kind);
+            // Only these kinds reach anything (most expressions are operators and literals).
+            if matches!(expr.kind, Expr::Ident(_) | Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
+            {
+                self.expr_kind(owner, e, &expr.kind);
+            }
         }
         if let Some(body) = &func.body {
             self.block(body);

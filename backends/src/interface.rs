@@ -187,6 +187,9 @@ pub(crate) struct StageIo {
     pub output: Option<(StructId, IoMode)>,
     /// Locals and parameters that stand for a renamed struct.
     pub objects: HashSet<(FunctionId, LocalId)>,
+    /// The functions of `objects`, sorted (few: the entry and helpers taking the struct): most expressions are
+    /// known not to be objects without hashing.
+    object_functions: Vec<FunctionId>,
 }
 
 impl StageIo {
@@ -203,7 +206,7 @@ impl StageIo {
         };
         let mut sorted: Vec<FunctionId> = functions.iter().copied().collect();
         sorted.sort();
-        let mut io = StageIo { input: None, output: None, objects: HashSet::default() };
+        let mut io = StageIo { input: None, output: None, objects: HashSet::default(), object_functions: Vec::new() };
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };
             let mode = match rename_is_faithful(m, facts, s, is_output, &sorted) {
@@ -219,7 +222,15 @@ impl StageIo {
                 io.input = Some((s, mode));
             }
         }
+        io.object_functions = io.objects.iter().map(|(f, _)| *f).collect();
+        io.object_functions.sort_unstable();
+        io.object_functions.dedup();
         io
+    }
+
+    /// Whether function `f` has an object (a local or parameter standing for a renamed struct).
+    pub(crate) fn has_objects(&self, f: FunctionId) -> bool {
+        self.object_functions.binary_search(&f).is_ok()
     }
 
     /// Structs renamed away in this stage (not declared).
@@ -232,7 +243,7 @@ impl StageIo {
     }
 
     pub(crate) fn is_object(&self, f: FunctionId, l: LocalId) -> bool {
-        self.objects.contains(&(f, l))
+        self.has_objects(f) && self.objects.contains(&(f, l))
     }
 }
 

@@ -28,6 +28,8 @@ pub(crate) struct Naming<'a> {
     /// building and hashed by the first [`Naming::fresh`] (`used_set`).
     used_names: Vec<Name>,
     used_set: Option<HashSet<Name>>,
+    /// How many candidate names were looked for in `used_names` by a scan; after a few the list is hashed.
+    scans: usize,
     /// Names that are not module names: interface names, `main`, the new names.
     used_text: HashSet<String>,
 }
@@ -57,6 +59,7 @@ impl<'a> Naming<'a> {
             m,
             used_names: Vec::new(),
             used_set: None,
+            scans: 0,
             used_text: interface.keys().cloned().collect(),
         };
         n.used_text.insert("main".to_owned());
@@ -158,9 +161,6 @@ impl<'a> Naming<'a> {
 
     /// A new name based on `base`, free in the stage and allowed in the target.
     pub(crate) fn fresh(&mut self, base: &str) -> String {
-        if self.used_set.is_none() {
-            self.used_set = Some(self.used_names.iter().copied().collect());
-        }
         let mut stem = base.replace("__", "_");
         if stem.starts_with("gl_") {
             stem.insert(0, 'x');
@@ -179,12 +179,28 @@ impl<'a> Naming<'a> {
     }
 
     /// Whether a name is taken in the stage: a name of its code, an interface name, a macro, a new name.
-    fn is_used(&self, text: &str) -> bool {
+    fn is_used(&mut self, text: &str) -> bool {
         if self.used_text.contains(text) {
             return true;
         }
         let Some(name) = self.m.names.lookup(text) else { return false };
-        self.used_set.as_ref().is_some_and(|set| set.contains(&name)) || self.m.macros.values().any(|d| d.name == name)
+        // Most candidates are not module names at all; the few that are, are looked for by a scan until hashing
+        // the list pays.
+        const SCANS: usize = 16;
+        let used = match &self.used_set {
+            Some(set) => set.contains(&name),
+            None if self.scans < SCANS => {
+                self.scans += 1;
+                self.used_names.contains(&name)
+            }
+            None => {
+                let set: HashSet<Name> = self.used_names.iter().copied().collect();
+                let used = set.contains(&name);
+                self.used_set = Some(set);
+                used
+            }
+        };
+        used || self.m.macros.values().any(|d| d.name == name)
     }
 
     pub(crate) fn global<'m>(&'m self, m: &'m Module, name: Name) -> &'m str {

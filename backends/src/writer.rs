@@ -216,11 +216,14 @@ impl Probe<'_> {
 /// Whether `e` is an identifier standing for a renamed IO struct (an interface object).
 pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
     let Owner::Function(f) = owner else { return false };
+    if !plan.io.has_objects(f) {
+        return false;
+    }
     let is_ident =
         matches!(m.functions.get(f).and_then(|func| func.exprs.get(e)).map(|x| &x.kind), Some(Expr::Ident(_)));
     is_ident
         && matches!(facts.resolution.idents.get(owner, e),
-            Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(l) if plan.io.is_object(f, *l))))
+            Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(l) if plan.io.objects.contains(&(f, *l)))))
 }
 
 /// The `layout(location = N)` of an MRT member.

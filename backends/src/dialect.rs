@@ -120,7 +120,22 @@ pub(crate) fn interpolation_words(q: &Qualifiers) -> Vec<&'static str> {
 /// written): `static RESERVED_SET: WordSet = WordSet::new(RESERVED);`.
 pub(crate) struct WordSet {
     words: &'static [&'static str],
-    set: std::sync::OnceLock<shaderlab_ir::hash::FastHashSet<&'static str>>,
+    set: std::sync::OnceLock<(Sketches, shaderlab_ir::hash::FastHashSet<&'static str>)>,
+}
+
+/// One bit per [`sketch`] value: set when some word of the set has that sketch. A word whose sketch bit is clear
+/// is not in the set (most names asked about), without hashing it.
+type Sketches = [u64; 64];
+
+/// A cheap summary of a word (first byte, last byte, length) in `0..4096`.
+fn sketch(word: &str) -> usize {
+    let b = word.as_bytes();
+    let (first, last) = match b {
+        [] => (0, 0),
+        [first, .., last] => (*first as usize, *last as usize),
+        [only] => (*only as usize, *only as usize),
+    };
+    (first.wrapping_mul(31) ^ last.wrapping_mul(7) ^ b.len().wrapping_mul(131)) & 4095
 }
 
 impl WordSet {
@@ -129,7 +144,16 @@ impl WordSet {
     }
 
     pub(crate) fn contains(&self, word: &str) -> bool {
-        self.set.get_or_init(|| self.words.iter().copied().collect()).contains(word)
+        let (sketches, set) = self.set.get_or_init(|| {
+            let mut sketches = [0u64; 64];
+            for w in self.words {
+                let i = sketch(w);
+                sketches[i / 64] |= 1 << (i % 64);
+            }
+            (sketches, self.words.iter().copied().collect())
+        });
+        let i = sketch(word);
+        sketches[i / 64] & (1 << (i % 64)) != 0 && set.contains(word)
     }
 }
 

@@ -48,7 +48,7 @@ impl<'a> Naming<'a> {
         dialect: &'a dyn Dialect,
         uniforms: &BTreeSet<Name>,
         interface: &BTreeMap<String, &'static str>,
-        references: &HashMap<FunctionId, BTreeSet<String>>,
+        references: &HashMap<FunctionId, HashSet<Name>>,
     ) -> Naming<'a> {
         let mut n = Naming {
             dialect,
@@ -63,7 +63,8 @@ impl<'a> Naming<'a> {
             used_text: interface.keys().cloned().collect(),
         };
         n.used_text.insert("main".to_owned());
-        let introduced: HashSet<&str> = dialect.introduced_builtins().iter().copied().collect();
+        // A handful of words: a scan is cheaper than hashing each name.
+        let introduced: &[&str] = dialect.introduced_builtins();
         // The interface names, hashed: every global and local name is checked against them.
         let interface_set: HashSet<&str> = interface.keys().map(String::as_str).collect();
         // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
@@ -110,7 +111,7 @@ impl<'a> Naming<'a> {
             .into_iter()
             .filter(|&(text, name, is_variable)| {
                 let clash =
-                    interface_set.contains(text) || text == "main" || (is_variable && introduced.contains(text));
+                    interface_set.contains(text) || text == "main" || (is_variable && introduced.contains(&text));
                 !uniforms.contains(&name) && (clash || Self::is_bad(dialect, text))
             })
             .collect();
@@ -140,8 +141,8 @@ impl<'a> Naming<'a> {
                 if text.is_empty() {
                     continue;
                 }
-                let captures = refs.is_some_and(|r| r.contains(text));
-                if captures || introduced.contains(text) || Self::is_bad(dialect, text) {
+                let captures = refs.is_some_and(|r| r.contains(&local.name));
+                if captures || introduced.contains(&text) || Self::is_bad(dialect, text) {
                     renamed.push((text, local.name));
                 }
             }

@@ -11,7 +11,7 @@ use crate::naming::Naming;
 use crate::plan::{spec_structs, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
 use crate::Stage;
-use shaderlab_ir::hash::FastHashMap as HashMap;
+use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
     StructMember,
@@ -176,35 +176,43 @@ impl Probe<'_> {
         out
     }
 
-    /// Per function, the interface names its rewritten code mentions (the entry mentions all of them).
-    fn references(&self, interface: &BTreeMap<String, &'static str>) -> HashMap<FunctionId, BTreeSet<String>> {
+    /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
+    /// names: a local can only capture a name that is one (names the module never spelled are left out).
+    fn references(&self, interface: &BTreeMap<String, &'static str>) -> HashMap<FunctionId, HashSet<Name>> {
         let m = self.m;
-        let mut out: HashMap<FunctionId, BTreeSet<String>> = HashMap::default();
+        let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
+        let interface_names: Vec<Name> = interface.keys().filter_map(|k| m.names.lookup(k)).collect();
+        let interface_frag_output = interface.keys().any(|k| is_frag_output(k));
+        let mut out: HashMap<FunctionId, HashSet<Name>> = HashMap::default();
         for &f in &self.plan.functions {
             let Some(func) = m.functions.get(f) else { continue };
             let owner = Owner::Function(f);
-            let mut refs = BTreeSet::new();
+            let mut refs: HashSet<Name> = HashSet::default();
+            let mut frag_output = false;
             if f == self.plan.entry {
-                refs.extend(interface.keys().cloned());
+                refs.extend(interface_names.iter().copied());
+                frag_output |= interface_frag_output;
             }
             for (e, expr) in func.exprs.iter() {
-                match &expr.kind {
-                    Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => {
-                        refs.insert(m.name(*member).to_owned());
-                    }
-                    Expr::Ident(name) => {
-                        if let Resolved::Symbols(s) = self.facts.resolution.idents.get(owner, e) {
-                            if s.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_))) {
-                                refs.insert(m.name(*name).to_owned());
-                            }
+                let name = match &expr.kind {
+                    Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => *member,
+                    Expr::Ident(name) => match self.facts.resolution.idents.get(owner, e) {
+                        Resolved::Symbols(s)
+                            if s.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_))) =>
+                        {
+                            *name
                         }
-                    }
-                    _ => {}
+                        _ => continue,
+                    },
+                    _ => continue,
+                };
+                if refs.insert(name) {
+                    frag_output |= is_frag_output(m.name(name));
                 }
             }
-            if refs.iter().any(|r| r == "gl_FragColor" || r == "gl_FragData") {
+            if frag_output {
                 for binding in output_bindings(m, self.program, self.d) {
-                    refs.insert(binding.name().to_owned());
+                    refs.extend(m.names.lookup(binding.name()));
                 }
             }
             out.insert(f, refs);

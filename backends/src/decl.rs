@@ -239,18 +239,31 @@ impl<'a> Writer<'a> {
                 return;
             }
             self.group(GROUP_UNIFORM);
-            let name = m.name(global.name).to_owned();
-            if Naming::is_bad(self.d, &name) {
-                self.error(&name, Unsupported::ReservedInterfaceName, global.name_span);
+            let name = m.name(global.name);
+            if Naming::is_bad(self.d, name) {
+                self.error(name, Unsupported::ReservedInterfaceName, global.name_span);
             }
-            let ty = self.spec_type(&global.ty);
-            let dims = self.spec_dims(&global.ty, Owner::Global, &name);
-            let mut parts = self.leading_qualifiers(&global.qualifiers, global.span);
-            parts.push(["uniform ", &*ty, " ", &*name, &*dims, ";"].concat());
-            self.line(&parts.join(" "));
-            let base = self.spec_base(&global.ty);
+            // `[qualifiers ]uniform T name[N];`, assembled in the scratch line (the checks run in the order of
+            // the parts: type, dimensions, qualifiers).
+            let mut line = std::mem::take(&mut self.scratch);
+            line.clear();
+            let mut ty = String::with_capacity(24);
+            self.spec_type_into(&mut ty, &global.ty);
+            let dims = self.spec_dims(&global.ty, Owner::Global, name);
+            for q in self.leading_qualifiers(&global.qualifiers, global.span) {
+                line.push_str(&q);
+                line.push(' ');
+            }
+            for part in ["uniform ", &*ty, " ", name, &*dims, ";"] {
+                line.push_str(part);
+            }
+            self.line(&line);
+            self.scratch = line;
+            let mut reflected = String::with_capacity(ty.len() + dims.len());
+            self.spec_base_into(&mut reflected, &global.ty);
+            reflected.push_str(&dims);
             let sampler = matches!(m.types.get(global.ty.base), TypeInner::Sampler(_));
-            self.reflection.uniform(&name, &[&*base, &*dims].concat(), sampler, self.stage);
+            self.reflection.uniform(global.name, name, reflected, sampler, self.stage);
             return;
         }
         self.group(GROUP_GLOBAL);

@@ -3,7 +3,7 @@
 
 use crate::plan::ProgramPlan;
 use crate::Stage;
-use shaderlab_ir::hash::FastHashSet;
+use shaderlab_ir::hash::{FastHashMap, FastHashSet};
 use shaderlab_ir::{GlobalItem, Guarded, Module, Name};
 use std::collections::BTreeSet;
 
@@ -58,6 +58,8 @@ pub(crate) struct Collector {
     macros: FastHashSet<Name>,
     /// Macro names used in emitted code.
     uses: FastHashSet<Name>,
+    /// Where each uniform (sampler or not, name) is in its reflection list.
+    uniform_index: FastHashMap<(bool, Name), usize>,
 }
 
 impl Collector {
@@ -74,16 +76,22 @@ impl Collector {
         }
     }
 
-    pub(crate) fn uniform(&mut self, name: &str, ty: &str, sampler: bool, stage: Stage) {
+    /// A uniform `name` (the module's spelling of `key`) of type `ty`, declared in `stage`.
+    pub(crate) fn uniform(&mut self, key: Name, name: &str, ty: String, sampler: bool, stage: Stage) {
         let list = if sampler { &mut self.reflection.samplers } else { &mut self.reflection.uniforms };
-        match list.iter_mut().find(|u| u.name == name) {
-            Some(u) => {
+        // Uniforms are many: they are found by name through an index instead of a scan of the list.
+        match self.uniform_index.get(&(sampler, key)) {
+            Some(&i) => {
+                let u = &mut list[i];
                 if !u.stages.contains(&stage) {
                     u.stages.push(stage);
                     u.stages.sort();
                 }
             }
-            None => list.push(ReflectedUniform { name: name.into(), ty: ty.into(), stages: vec![stage] }),
+            None => {
+                self.uniform_index.insert((sampler, key), list.len());
+                list.push(ReflectedUniform { name: name.into(), ty, stages: vec![stage] });
+            }
         }
     }
 

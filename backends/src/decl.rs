@@ -433,35 +433,55 @@ impl<'a> Writer<'a> {
     }
 
     fn attribute(&mut self, mem: &StructMember) {
-        let name = self.m.name(mem.name).to_owned();
-        self.check_interface_name(&name, mem.name_span);
+        let name = self.m.name(mem.name);
+        self.check_interface_name(name, mem.name_span);
         if let Err(reason) = self.d.check_attribute_type(&self.m.types.get(mem.ty.base)) {
-            self.error(&name, reason, mem.span);
+            self.error(name, reason, mem.span);
         }
-        let ty = self.spec_type(&mem.ty);
-        let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
-        let qualifier = self.d.attribute_qualifier();
-        self.line(&[qualifier, " ", &*ty, " ", &*name, &*dims, ";"].concat());
-        let base = self.spec_base(&mem.ty);
-        self.reflection.attribute(&name, &[&*base, &*dims].concat());
+        let mut line = std::mem::take(&mut self.scratch);
+        line.clear();
+        line.push_str(self.d.attribute_qualifier());
+        line.push(' ');
+        self.spec_type_into(&mut line, &mem.ty);
+        let dims = self.spec_dims(&mem.ty, Owner::Global, name);
+        for part in [" ", name, &*dims, ";"] {
+            line.push_str(part);
+        }
+        self.line(&line);
+        self.scratch = line;
+        let mut reflected = String::with_capacity(16);
+        self.spec_base_into(&mut reflected, &mem.ty);
+        reflected.push_str(&dims);
+        self.reflection.attribute(name, reflected);
     }
 
     fn varying(&mut self, mem: &StructMember) {
-        let name = self.m.name(mem.name).to_owned();
-        self.check_interface_name(&name, mem.name_span);
-        let ty = self.spec_type(&mem.ty);
-        let dims = self.spec_dims(&mem.ty, Owner::Global, &name);
-        let mut parts = self.leading_qualifiers(&mem.qualifiers, mem.span);
-        parts.push(self.d.varying_qualifier(self.stage).to_owned());
-        parts.push([&*ty, " ", &*name, &*dims, ";"].concat());
-        self.line(&parts.join(" "));
+        let name = self.m.name(mem.name);
+        self.check_interface_name(name, mem.name_span);
+        // `[qualifiers ]varying T name[N];` (the checks run in the order: type, dimensions, qualifiers).
+        let mut ty = String::with_capacity(24);
+        self.spec_type_into(&mut ty, &mem.ty);
+        let dims = self.spec_dims(&mem.ty, Owner::Global, name);
+        let mut line = std::mem::take(&mut self.scratch);
+        line.clear();
+        for q in self.leading_qualifiers(&mem.qualifiers, mem.span) {
+            line.push_str(&q);
+            line.push(' ');
+        }
+        for part in [self.d.varying_qualifier(self.stage), " ", &*ty, " ", name, &*dims, ";"] {
+            line.push_str(part);
+        }
+        self.line(&line);
+        self.scratch = line;
         let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
             (Some(Interpolation::Flat), _) => "flat",
             (_, true) => "centroid",
             _ => "smooth",
         };
-        let base = self.spec_base(&mem.ty);
-        self.reflection.varying(&name, &[&*base, &*dims].concat(), interpolation);
+        let mut reflected = String::with_capacity(ty.len() + dims.len());
+        self.spec_base_into(&mut reflected, &mem.ty);
+        reflected.push_str(&dims);
+        self.reflection.varying(name, reflected, interpolation);
     }
 
     fn mrt_output(&mut self, mem: &StructMember) {

@@ -63,15 +63,15 @@ pub(crate) struct Collector {
 }
 
 impl Collector {
-    pub(crate) fn attribute(&mut self, name: &str, ty: &str) {
+    pub(crate) fn attribute(&mut self, name: &str, ty: String) {
         if !self.reflection.attributes.iter().any(|a| a.name == name) {
-            self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty: ty.into() });
+            self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
         }
     }
 
-    pub(crate) fn varying(&mut self, name: &str, ty: &str, interpolation: &str) {
+    pub(crate) fn varying(&mut self, name: &str, ty: String, interpolation: &str) {
         if !self.reflection.varyings.iter().any(|a| a.name == name) {
-            let v = ReflectedVarying { name: name.into(), ty: ty.into(), interpolation: interpolation.into() };
+            let v = ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() };
             self.reflection.varyings.push(v);
         }
     }

@@ -212,10 +212,20 @@ impl<'a> Writer<'a> {
         // Members take no qualifiers in GLSL: the interpolation and layout of IO struct members go to the stage
         // variables.
         self.guarded(&decl.members, &|_, _| true, &mut |w, mem: &'a StructMember| {
-            let ty = w.spec_type(&mem.ty);
-            let member = w.names.member(w.m, mem.name).to_owned();
-            let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
-            w.line(&[&*ty, " ", &*member, &*dims, ";"].concat());
+            let mut line = std::mem::take(&mut w.scratch);
+            line.clear();
+            w.spec_type_into(&mut line, &mem.ty);
+            let member = w.names.member(w.m, mem.name);
+            line.push(' ');
+            line.push_str(member);
+            if !mem.ty.dims.is_empty() {
+                let member = member.to_owned();
+                let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
+                line.push_str(&dims);
+            }
+            line.push(';');
+            w.line(&line);
+            w.scratch = line;
         });
         self.dedent();
         if declares.is_empty() {

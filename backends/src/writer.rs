@@ -294,7 +294,7 @@ impl<'a> Writer<'a> {
     /// directive lines (`#...`), which start at column 0.
     pub(crate) fn line(&mut self, text: &str) {
         self.blank_if_pending();
-        if !text.as_bytes().contains(&b'\n') {
+        if !has_newline(text) {
             // The common case: one line.
             if !text.starts_with('#') {
                 push_indent(&mut self.out, self.indent);
@@ -797,6 +797,12 @@ enum Piece {
         text: String,
         top: bool,
     },
+}
+
+/// Whether a text has a newline. Lines are short: a branch-free pass over every byte (which the compiler turns
+/// into vector compares) is cheaper than a search that stops at the first hit.
+fn has_newline(text: &str) -> bool {
+    text.as_bytes().iter().fold(0u8, |found, &b| found | u8::from(b == b'\n')) != 0
 }
 
 /// Append `depth` levels of indentation (four spaces each).

@@ -58,14 +58,11 @@ fn struct_type(facts: &Facts, owner: Owner, e: ExprId) -> Option<StructId> {
 }
 
 impl PassInterface {
-    pub(crate) fn new(
-        m: &Module,
-        facts: &Facts,
-        io: &PassIo,
-        vertex: &HashSet<FunctionId>,
-        fragment: &HashSet<FunctionId>,
-    ) -> PassInterface {
-        let mut out = PassInterface {
+    /// The interface as the pass facts give it. Reachability completes it: it calls [`PassInterface::scan`] for
+    /// every function of each stage, as it walks the function's expressions anyway (the result is the same sets
+    /// whatever the order of the scans).
+    pub(crate) fn from_facts(io: &PassIo) -> PassInterface {
+        PassInterface {
             attributes: io.attributes,
             varyings: io.varyings,
             mrt: io.mrt,
@@ -73,61 +70,61 @@ impl PassInterface {
             attribute_members: io.attributes_read.clone(),
             varying_members: io.varyings_written.union(&io.varyings_read).copied().collect(),
             frag_data: BTreeSet::new(),
-        };
-        let mut sorted: Vec<(Stage, FunctionId)> = vertex.iter().map(|f| (Stage::Vertex, *f)).collect();
-        sorted.extend(fragment.iter().map(|f| (Stage::Fragment, *f)));
-        sorted.sort();
-        for (stage, f) in sorted {
-            out.scan(m, facts, stage, f);
         }
-        out
     }
 
-    /// Member uses the pass facts may not list (reads of varyings in the vertex stage, bare names).
-    fn scan(&mut self, m: &Module, facts: &Facts, stage: Stage, f: FunctionId) {
+    /// Member uses the pass facts may not list (reads of varyings in the vertex stage, bare names) in function `f`
+    /// of `stage`.
+    pub(crate) fn scan(&mut self, m: &Module, facts: &Facts, stage: Stage, f: FunctionId) {
         let Some(func) = m.functions.get(f) else { return };
         let owner = Owner::Function(f);
         for (e, expr) in func.exprs.iter() {
-            match &expr.kind {
-                Expr::Member { base, member, .. } => {
-                    let s = struct_type(facts, owner, *base);
-                    if s.is_some() && s == self.varyings {
-                        self.varying_members.insert(*member);
-                    } else if s.is_some() && s == self.attributes && stage == Stage::Vertex {
-                        self.attribute_members.insert(*member);
-                    }
+            self.scan_expr(m, facts, stage, owner, e, &expr.kind);
+        }
+    }
+
+    /// [`PassInterface::scan`] of one expression.
+    #[inline]
+    pub(crate) fn scan_expr(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
+        match kind {
+            Expr::Member { base, member, .. } => {
+                let s = struct_type(facts, owner, *base);
+                if s.is_some() && s == self.varyings {
+                    self.varying_members.insert(*member);
+                } else if s.is_some() && s == self.attributes && stage == Stage::Vertex {
+                    self.attribute_members.insert(*member);
                 }
-                Expr::Ident(_) => {
-                    let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { continue };
-                    for sym in symbols {
-                        if let Symbol::IoMember(_, name) = sym {
-                            if has_member(m, self.varyings, *name) {
-                                self.varying_members.insert(*name);
-                            } else if stage == Stage::Vertex && has_member(m, self.attributes, *name) {
-                                self.attribute_members.insert(*name);
-                            }
+            }
+            Expr::Ident(_) => {
+                let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { return };
+                for sym in symbols {
+                    if let Symbol::IoMember(_, name) = sym {
+                        if has_member(m, self.varyings, *name) {
+                            self.varying_members.insert(*name);
+                        } else if stage == Stage::Vertex && has_member(m, self.attributes, *name) {
+                            self.attribute_members.insert(*name);
                         }
                     }
                 }
-                // A constructed varyings struct writes every member.
-                Expr::Call { .. }
-                    if stage == Stage::Vertex
-                        && self.varyings.is_some()
-                        && matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if Some(*s) == self.varyings) =>
-                {
-                    if let Some(v) = self.varyings {
-                        self.varying_members.extend(members(m, v).iter().map(|mem| mem.name));
-                    }
-                }
-                Expr::Index { base, index }
-                    if stage == Stage::Fragment && is_builtin(facts, owner, *base, "gl_FragData") =>
-                {
-                    if let Some(i) = facts.consts.values.get(owner, *index).as_ref().and_then(|v| v.as_int()) {
-                        self.frag_data.insert(i);
-                    }
-                }
-                _ => {}
             }
+            // A constructed varyings struct writes every member.
+            Expr::Call { .. }
+                if stage == Stage::Vertex
+                    && self.varyings.is_some()
+                    && matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if Some(*s) == self.varyings) =>
+            {
+                if let Some(v) = self.varyings {
+                    self.varying_members.extend(members(m, v).iter().map(|mem| mem.name));
+                }
+            }
+            Expr::Index { base, index }
+                if stage == Stage::Fragment && is_builtin(facts, owner, *base, "gl_FragData") =>
+            {
+                if let Some(i) = facts.consts.values.get(owner, *index).as_ref().and_then(|v| v.as_int()) {
+                    self.frag_data.insert(i);
+                }
+            }
+            _ => {}
         }
     }
 

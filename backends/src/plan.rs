@@ -49,9 +49,11 @@ impl ProgramPlan {
         let pass_io = facts.io.passes.get(pass).cloned().flatten().unwrap_or_default();
         let vertex_order = facts.calls.vertex_order.get(pass).cloned().unwrap_or_default();
         let fragment_order = facts.calls.fragment_order.get(pass).cloned().unwrap_or_default();
-        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, &vertex_order);
-        let fragment_reach = Reach::run(m, facts, &index, fragment_entry, &fragment_order);
-        let interface = PassInterface::new(m, facts, &pass_io, &vertex_reach.functions, &fragment_reach.functions);
+        // Reachability also completes the interface (it walks every expression of the stage's functions).
+        let mut interface = PassInterface::from_facts(&pass_io);
+        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, &vertex_order, (&mut interface, Stage::Vertex));
+        let fragment_reach =
+            Reach::run(m, facts, &index, fragment_entry, &fragment_order, (&mut interface, Stage::Fragment));
         let stage = |stage: Stage, entry: FunctionId, reach: Reach| {
             let io = StageIo::new(m, facts, &interface, stage, &reach.functions);
             let mut structs = reach.structs;
@@ -218,7 +220,15 @@ pub(crate) struct Reach<'a> {
 }
 
 impl<'a> Reach<'a> {
-    fn run(m: &'a Module, facts: &'a Facts, index: &'a ChainIndex, entry: FunctionId, order: &[FunctionId]) -> Self {
+    /// What `entry` reaches. Every reached function is also scanned by `iface` for `stage`.
+    fn run(
+        m: &'a Module,
+        facts: &'a Facts,
+        index: &'a ChainIndex,
+        entry: FunctionId,
+        order: &[FunctionId],
+        (iface, stage): (&mut PassInterface, Stage),
+    ) -> Self {
         let mut r = Reach {
             m,
             facts,
@@ -235,7 +245,7 @@ impl<'a> Reach<'a> {
         r.function_work.push(entry);
         loop {
             if let Some(f) = r.function_work.pop() {
-                r.function(f);
+                r.function(f, iface, stage);
             } else if let Some(name) = r.macro_names.pop_first() {
                 r.macro_name(name);
             } else {
@@ -246,15 +256,15 @@ impl<'a> Reach<'a> {
         let names: HashSet<Name> = r.functions.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name).collect();
         for name in names {
             for &f in index.functions.get(&name).into_iter().flatten() {
-                if m.functions.get(f).is_some_and(|func| func.body.is_none()) {
-                    r.functions.insert(f);
+                if m.functions.get(f).is_some_and(|func| func.body.is_none()) && r.functions.insert(f) {
+                    iface.scan(m, facts, stage, f);
                 }
             }
         }
         r
     }
 
-    fn function(&mut self, f: FunctionId) {
+    fn function(&mut self, f: FunctionId, iface: &mut PassInterface, stage: Stage) {
         if !self.functions.insert(f) {
             return;
         }
@@ -283,6 +293,7 @@ impl<'a> Reach<'a> {
             }
         });
         for (e, expr) in func.exprs.iter() {
+            iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
             // Only these kinds reach anything (most expressions are operators and literals).
             if matches!(expr.kind, Expr::Ident(_) | Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
             {

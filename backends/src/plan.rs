@@ -28,6 +28,10 @@ pub(crate) struct StagePlan {
     pub structs: HashSet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
+    /// Per function whose body reachability walked, in arena order, the expressions that can make the function
+    /// need a struct declared before it (apart from interface objects, which only functions with objects have):
+    /// identifiers resolving to an IO struct member, constructors, struct constructor calls.
+    pub struct_uses: HashMap<FunctionId, Vec<ExprId>>,
     pub io: StageIo,
 }
 
@@ -66,6 +70,7 @@ impl ProgramPlan {
                 globals: reach.globals,
                 structs,
                 local_structs: reach.local_structs,
+                struct_uses: reach.struct_uses,
                 io,
             }
         };
@@ -214,6 +219,8 @@ pub(crate) struct Reach<'a> {
     pub macros: HashSet<MacroId>,
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
+    /// See [`StagePlan::struct_uses`].
+    pub struct_uses: HashMap<FunctionId, Vec<ExprId>>,
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
@@ -238,6 +245,7 @@ impl<'a> Reach<'a> {
             structs: HashSet::default(),
             macros: HashSet::default(),
             local_structs: Vec::new(),
+            struct_uses: HashMap::default(),
             function_work: order.to_vec(),
             macro_names: BTreeSet::new(),
             macro_names_done: HashSet::default(),
@@ -292,14 +300,17 @@ impl<'a> Reach<'a> {
                 self.macro_names.insert(name);
             }
         });
+        let mut struct_uses = Vec::new();
         for (e, expr) in func.exprs.iter() {
             iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
             // Only these kinds reach anything (most expressions are operators and literals).
             if matches!(expr.kind, Expr::Ident(_) | Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
+                && self.expr_kind(owner, e, &expr.kind)
             {
-                self.expr_kind(owner, e, &expr.kind);
+                struct_uses.push(e);
             }
         }
+        self.struct_uses.insert(f, struct_uses);
         if let Some(body) = &func.body {
             self.block(body);
         }
@@ -364,8 +375,10 @@ impl<'a> Reach<'a> {
         self.expr_kind(owner, e, &expr.kind);
     }
 
-    fn expr_kind(&mut self, owner: Owner, e: ExprId, kind: &'a Expr) {
+    /// Reach what expression `e` names. Returns whether it is a struct use (see [`StagePlan::struct_uses`]).
+    fn expr_kind(&mut self, owner: Owner, e: ExprId, kind: &'a Expr) -> bool {
         let facts = self.facts;
+        let mut struct_use = false;
         match kind {
             Expr::Ident(_) => {
                 if let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) {
@@ -375,14 +388,18 @@ impl<'a> Reach<'a> {
                             Symbol::RuntimeMacro(n) => {
                                 self.macro_names.insert(*n);
                             }
-                            Symbol::Local(_) | Symbol::Builtin(_) | Symbol::IoMember(..) => {}
+                            Symbol::IoMember(..) => struct_use = true,
+                            Symbol::Local(_) | Symbol::Builtin(_) => {}
                         }
                     }
                 }
             }
             Expr::Call { .. } => {
                 match facts.typing.callees.get(owner, e) {
-                    Callee::Struct(s) => self.add_struct(*s),
+                    Callee::Struct(s) => {
+                        struct_use = true;
+                        self.add_struct(*s)
+                    }
                     Callee::User(f) => self.function_work.push(*f),
                     Callee::Builtin(_) | Callee::None => {}
                 }
@@ -398,7 +415,10 @@ impl<'a> Reach<'a> {
                     CallTarget::Callable { .. } | CallTarget::NotACall | CallTarget::Unresolved => {}
                 }
             }
-            Expr::Construct { ty, .. } => self.spec(ty, owner),
+            Expr::Construct { ty, .. } => {
+                struct_use = true;
+                self.spec(ty, owner)
+            }
             Expr::MacroRef { name, .. } => {
                 self.macro_names.insert(*name);
             }
@@ -414,6 +434,7 @@ impl<'a> Reach<'a> {
             | Expr::ArrayLength { .. }
             | Expr::Error => {}
         }
+        struct_use
     }
 
     fn add_global(&mut self, g: GlobalId) {

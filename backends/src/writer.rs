@@ -665,7 +665,7 @@ impl<'a> Writer<'a> {
                 }
                 let owner = Owner::Function(*f);
                 let iface = &self.program.interface;
-                for (e, expr) in func.exprs.iter() {
+                let mut visit = |e: shaderlab_ir::ExprId, expr: &shaderlab_ir::Expression| {
                     match &expr.kind {
                         // Stage variables are declared at their IO struct's position: it must come first.
                         Expr::Member { base, .. } if is_object(m, facts, self.plan, owner, *base) => {
@@ -695,6 +695,22 @@ impl<'a> Writer<'a> {
                             }
                         }
                         _ => {}
+                    }
+                };
+                // Without interface objects, only the struct uses reachability listed can add a need (in the
+                // same order as a walk of the whole arena would).
+                match self.plan.struct_uses.get(f) {
+                    Some(uses) if !self.plan.io.has_objects(*f) => {
+                        for &e in uses {
+                            if let Some(expr) = func.exprs.get(e) {
+                                visit(e, expr);
+                            }
+                        }
+                    }
+                    _ => {
+                        for (e, expr) in func.exprs.iter() {
+                            visit(e, expr);
+                        }
                     }
                 }
             }

@@ -28,9 +28,10 @@ pub(crate) struct StagePlan {
     pub structs: HashSet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
-    /// Per function whose body reachability walked, in arena order, the expressions that can make the function
-    /// need a struct declared before it (apart from interface objects, which only functions with objects have):
-    /// identifiers resolving to an IO struct member, constructors, struct constructor calls.
+    /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
+    /// about a function look for (apart from uses of interface objects, which only functions with objects have):
+    /// identifiers resolving to an IO struct member or a builtin variable, constructors, struct constructor calls.
+    /// They are few; a function's whole arena need not be walked again.
     pub struct_uses: HashMap<FunctionId, Vec<ExprId>>,
     pub io: StageIo,
 }
@@ -388,8 +389,8 @@ impl<'a> Reach<'a> {
                             Symbol::RuntimeMacro(n) => {
                                 self.macro_names.insert(*n);
                             }
-                            Symbol::IoMember(..) => struct_use = true,
-                            Symbol::Local(_) | Symbol::Builtin(_) => {}
+                            Symbol::IoMember(..) | Symbol::Builtin(_) => struct_use = true,
+                            Symbol::Local(_) => {}
                         }
                     }
                 }

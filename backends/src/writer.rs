@@ -193,7 +193,7 @@ impl Probe<'_> {
                 refs.extend(interface_names.iter().copied());
                 frag_output |= interface_frag_output;
             }
-            for (e, expr) in func.exprs.iter() {
+            let mut visit = |e: shaderlab_ir::ExprId, expr: &shaderlab_ir::Expression| {
                 let name = match &expr.kind {
                     Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => *member,
                     Expr::Ident(name) => match self.facts.resolution.idents.get(owner, e) {
@@ -202,12 +202,27 @@ impl Probe<'_> {
                         {
                             *name
                         }
-                        _ => continue,
+                        _ => return,
                     },
-                    _ => continue,
+                    _ => return,
                 };
                 if refs.insert(name) {
                     frag_output |= is_frag_output(m.name(name));
+                }
+            };
+            // Without interface objects, only the uses reachability listed can mention an interface name.
+            match self.plan.struct_uses.get(&f) {
+                Some(uses) if !self.plan.io.has_objects(f) => {
+                    for &e in uses {
+                        if let Some(expr) = func.exprs.get(e) {
+                            visit(e, expr);
+                        }
+                    }
+                }
+                _ => {
+                    for (e, expr) in func.exprs.iter() {
+                        visit(e, expr);
+                    }
                 }
             }
             if frag_output {

@@ -113,27 +113,33 @@ impl Collector {
     }
 
     pub(crate) fn finish(mut self, m: &Module, program: &ProgramPlan) -> Reflection {
-        let mut fixed: BTreeSet<String> = BTreeSet::new();
-        let mut defined: BTreeSet<String> = BTreeSet::new();
-        for &s in &program.scopes {
-            if let Some(scope) = m.scopes.get(s) {
-                unconditional_defines(m, &scope.items, &mut fixed);
-                Guarded::for_each_item(&scope.items, &mut |item| {
-                    if let GlobalItem::Define(id) = item {
-                        if let Some(def) = m.macros.get(*id) {
-                            defined.insert(m.name(def.name).to_owned());
-                        }
+        // By interned name: the scope chain may define thousands of macros.
+        let mut fixed: FastHashSet<Name> = FastHashSet::default();
+        let mut defined: FastHashSet<Name> = FastHashSet::default();
+        if !self.macros.is_empty() || !self.uses.is_empty() {
+            for &s in &program.scopes {
+                if let Some(scope) = m.scopes.get(s) {
+                    unconditional_defines(m, &scope.items, &mut fixed);
+                    if !self.uses.is_empty() {
+                        Guarded::for_each_item(&scope.items, &mut |item| {
+                            if let GlobalItem::Define(id) = item {
+                                if let Some(def) = m.macros.get(*id) {
+                                    defined.insert(def.name);
+                                }
+                            }
+                        });
                     }
-                });
+                }
             }
         }
-        let uses = self.uses.into_iter().map(|n| m.name(n)).filter(|n| !defined.contains(*n));
+        let uses = self.uses.into_iter().filter(|n| !defined.contains(n));
         self.reflection.macros = self
             .macros
             .into_iter()
-            .map(|n| m.name(n))
             .chain(uses)
-            .filter(|n| !n.starts_with("GL_") && !fixed.contains(*n))
+            .filter(|n| !fixed.contains(n))
+            .map(|n| m.name(n))
+            .filter(|n| !n.starts_with("GL_"))
             .collect::<BTreeSet<&str>>()
             .into_iter()
             .map(str::to_owned)
@@ -144,12 +150,12 @@ impl Collector {
 }
 
 /// Macros defined outside any conditional (include guards are transparent).
-fn unconditional_defines(m: &Module, items: &[Guarded<GlobalItem>], out: &mut BTreeSet<String>) {
+fn unconditional_defines(m: &Module, items: &[Guarded<GlobalItem>], out: &mut FastHashSet<Name>) {
     for item in items {
         match item {
             Guarded::Item(GlobalItem::Define(id)) => {
                 if let Some(def) = m.macros.get(*id) {
-                    out.insert(m.name(def.name).to_owned());
+                    out.insert(def.name);
                 }
             }
             Guarded::Item(_) => {}

@@ -13,7 +13,6 @@ use shaderlab_ir::{
     Storage, StructId, StructMember, TypeInner, TypeSpec,
 };
 use shaderlab_passes::{Owner, Ty};
-use std::collections::BTreeMap;
 
 /// Groups of one-line declarations (a change of group gets a blank line).
 pub(crate) const GROUP_DEFINE: u8 = 1;
@@ -553,7 +552,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Interface names shared by two kinds of declarations (a uniform and a varying named alike).
-    pub(crate) fn check_interface(&mut self, interface: &BTreeMap<String, &'static str>) {
+    pub(crate) fn check_interface(&mut self, interface: &crate::writer::InterfaceNames) {
         let m = self.m;
         let mut globals: Vec<GlobalId> = self.plan.globals.iter().copied().collect();
         globals.sort();

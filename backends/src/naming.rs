@@ -10,7 +10,6 @@ use crate::dialect::Dialect;
 use crate::plan::StagePlan;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name};
-use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) struct Naming<'a> {
     dialect: &'a dyn Dialect,
@@ -46,8 +45,8 @@ impl<'a> Naming<'a> {
         m: &'a Module,
         plan: &StagePlan,
         dialect: &'a dyn Dialect,
-        uniforms: &BTreeSet<Name>,
-        interface: &BTreeMap<String, &'static str>,
+        uniforms: &HashSet<Name>,
+        interface: &crate::writer::InterfaceNames,
         references: &HashMap<FunctionId, HashSet<Name>>,
     ) -> Naming<'a> {
         let mut n = Naming {

@@ -21,7 +21,6 @@ use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::variants::is_include_guard;
 use shaderlab_passes::{Facts, Owner};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Items that may sit in conditional regions. A region of global items shaped like an include guard
 /// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent: its items are written without it
@@ -97,7 +96,7 @@ pub(crate) fn write_stage(
     reflection: &mut Collector,
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
-    let uniforms: BTreeSet<Name> =
+    let uniforms: HashSet<Name> =
         plan.globals.iter().filter_map(|g| m.globals.get(*g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
     let probe = Probe { m, facts, program, plan, stage, d };
     let interface = probe.interface_names();
@@ -135,6 +134,10 @@ pub(crate) fn write_stage(
     }
 }
 
+/// Every interface name of a stage with its kind (`attribute`, `varying`, `output`). Hashed: it is only looked up
+/// and collected into sets, never iterated in an order that reaches the output.
+pub(crate) type InterfaceNames = HashMap<String, &'static str>;
+
 /// Read-only questions about the stage, asked before the names are fixed.
 struct Probe<'a> {
     m: &'a Module,
@@ -147,9 +150,9 @@ struct Probe<'a> {
 
 impl Probe<'_> {
     /// Every interface name of the stage with its kind.
-    fn interface_names(&self) -> BTreeMap<String, &'static str> {
+    fn interface_names(&self) -> InterfaceNames {
         let (m, iface) = (self.m, &self.program.interface);
-        let mut out = BTreeMap::new();
+        let mut out = InterfaceNames::default();
         if self.stage == Stage::Vertex {
             if let Some(a) = iface.attributes {
                 for mem in members(m, a) {
@@ -178,7 +181,7 @@ impl Probe<'_> {
 
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
     /// names: a local can only capture a name that is one (names the module never spelled are left out).
-    fn references(&self, interface: &BTreeMap<String, &'static str>) -> HashMap<FunctionId, HashSet<Name>> {
+    fn references(&self, interface: &InterfaceNames) -> HashMap<FunctionId, HashSet<Name>> {
         let m = self.m;
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
         let interface_names: Vec<Name> = interface.keys().filter_map(|k| m.names.lookup(k)).collect();

@@ -51,22 +51,17 @@ fn head_of(bytes: &[u8]) -> u64 {
     }
 }
 
-/// Hash of a spelling from its head and length, and for longer spellings the rest of its bytes, eight at a time
-/// (multiply-rotate). One multiply for the short spellings that dominate shader text.
+/// Hash of a spelling from its head, its length and, past eight bytes, its last eight bytes: constant time
+/// whatever the length. Spellings that agree on all three (same start, end and length, different middle) only
+/// share a hash; the lookup compares the text.
 #[inline]
 fn hash_text(bytes: &[u8], head: u64) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut hash = (head ^ (bytes.len() as u64).rotate_left(56)).wrapping_mul(K);
-    if bytes.len() > 8 {
-        let mut chunks = bytes[8..].chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            hash = (hash.rotate_left(5) ^ word).wrapping_mul(K);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            hash = (hash.rotate_left(5) ^ head_of(rest)).wrapping_mul(K);
-        }
+    let len = bytes.len();
+    let mut hash = (head ^ (len as u64).rotate_left(56)).wrapping_mul(K);
+    if len > 8 {
+        let tail = u64::from_le_bytes(bytes[len - 8..].try_into().unwrap_or([0; 8]));
+        hash = (hash.rotate_left(5) ^ tail).wrapping_mul(K);
     }
     (hash >> 32) as u32
 }

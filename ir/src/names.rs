@@ -51,9 +51,9 @@ fn head_of(bytes: &[u8]) -> u64 {
     }
 }
 
-/// Hash of a spelling from its head, its length and, past eight bytes, its last eight bytes: constant time
-/// whatever the length. Spellings that agree on all three (same start, end and length, different middle) only
-/// share a hash; the lookup compares the text.
+/// Hash of a spelling: its head and length, then (past eight bytes) its last eight bytes, which covers every byte
+/// of a spelling of up to sixteen; longer ones also mix in their middle words, so that no family of inputs (same
+/// start, end and length) can pile onto one hash and make lookups quadratic.
 #[inline]
 fn hash_text(bytes: &[u8], head: u64) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -62,6 +62,11 @@ fn hash_text(bytes: &[u8], head: u64) -> u32 {
     if len > 8 {
         let tail = u64::from_le_bytes(bytes[len - 8..].try_into().unwrap_or([0; 8]));
         hash = (hash.rotate_left(5) ^ tail).wrapping_mul(K);
+        if len > 16 {
+            for chunk in bytes[8..len - 8].chunks(8) {
+                hash = (hash.rotate_left(5) ^ head_of(chunk)).wrapping_mul(K);
+            }
+        }
     }
     (hash >> 32) as u32
 }
@@ -303,6 +308,20 @@ mod tests {
         }
         assert_eq!(ids[0], Interner::EMPTY);
         assert_eq!(names.lookup("positio"), None);
+    }
+
+    #[test]
+    fn spellings_differing_only_in_the_middle_are_distinct() {
+        let mut names = Interner::new();
+        let spelled: Vec<String> = (0..2000).map(|i| format!("prefix__{i:08}__suffix")).collect();
+        let ids: Vec<Name> = spelled.iter().map(|s| names.intern(s)).collect();
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), spelled.len());
+        for (s, &id) in spelled.iter().zip(&ids) {
+            assert_eq!(names.lookup(s), Some(id));
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use cranelift_entity::entity_impl;
 use serde::de::{Deserialize, Deserializer};
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use std::fmt;
 
 /// An interned identifier (or literal spelling).
@@ -251,21 +251,36 @@ impl fmt::Debug for Interner {
     }
 }
 
+/// Serialized as `{"strings": [...]}`, every name's text in name order (the IR's JSON form since the first
+/// version; the table is rebuilt on the way back in).
 impl Serialize for Interner {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.len()))?;
-        for text in self.iter() {
-            seq.serialize_element(text)?;
+        struct Strings<'a>(&'a Interner);
+        impl Serialize for Strings<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+                for text in self.0.iter() {
+                    seq.serialize_element(text)?;
+                }
+                seq.end()
+            }
         }
-        seq.end()
+        let mut state = serializer.serialize_struct("Interner", 1)?;
+        state.serialize_field("strings", &Strings(self))?;
+        state.end()
     }
 }
 
 impl<'de> Deserialize<'de> for Interner {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let strings = Vec::<String>::deserialize(deserializer)?;
+        #[derive(serde::Deserialize)]
+        #[serde(rename = "Interner")]
+        struct Stored {
+            strings: Vec<String>,
+        }
+        let stored = Stored::deserialize(deserializer)?;
         let mut names = Interner::default();
-        for text in &strings {
+        for text in &stored.strings {
             names.intern(text);
         }
         Ok(names)
@@ -336,6 +351,7 @@ mod tests {
             assert_eq!(copy.resolve(id), s);
         }
         let json = serde_json::to_string(&names).expect("serializes");
+        assert!(json.starts_with(r#"{"strings":["","name_0","#), "{}", &json[..40]);
         let back: Interner = serde_json::from_str(&json).expect("deserializes");
         assert_eq!(back, names);
         assert_eq!(back.lookup("name_4999"), Some(ids[4999]));

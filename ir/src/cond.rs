@@ -32,6 +32,23 @@ impl<T> Guarded<T> {
             }
         }
     }
+
+    /// [`Guarded::for_each_item`] with mutable access.
+    pub fn for_each_item_mut(items: &mut [Guarded<T>], f: &mut impl FnMut(&mut T)) {
+        for item in items {
+            match item {
+                Guarded::Item(t) => f(t),
+                Guarded::Cond(region) => {
+                    for branch in &mut region.branches {
+                        Guarded::for_each_item_mut(&mut branch.items, f);
+                    }
+                    if let Some(else_items) = &mut region.else_items {
+                        Guarded::for_each_item_mut(else_items, f);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Which directive opened a branch.

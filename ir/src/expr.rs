@@ -202,6 +202,48 @@ pub struct Expression {
 }
 
 impl Expr {
+    /// Visit the direct operands mutably, in the order of [`Expr::for_each_child`] (for a producer that renumbers
+    /// a run of expressions it moves or copies).
+    pub fn for_each_child_mut(&mut self, f: &mut impl FnMut(&mut ExprId)) {
+        match self {
+            Expr::Literal(_) | Expr::Ident(_) | Expr::Error => {}
+            Expr::MacroRef { args, .. } => {
+                if let Some(args) = args {
+                    Guarded::for_each_item_mut(args, &mut |a| f(a));
+                }
+            }
+            Expr::Unary { operand, .. } => f(operand),
+            Expr::Binary { left, right, .. } | Expr::Sequence { left, right } => {
+                f(left);
+                f(right);
+            }
+            Expr::Assign { target, value, .. } => {
+                f(target);
+                f(value);
+            }
+            Expr::IncDec { target, .. } => f(target),
+            Expr::Select { condition, accept, reject } => {
+                f(condition);
+                f(accept);
+                f(reject);
+            }
+            Expr::Call { args, .. } => Guarded::for_each_item_mut(args, &mut |a| f(a)),
+            Expr::Construct { ty, args } => {
+                for d in &mut ty.dims {
+                    if let crate::types::ArrayDim::Sized(e) = d {
+                        f(e);
+                    }
+                }
+                Guarded::for_each_item_mut(args, &mut |a| f(a));
+            }
+            Expr::Member { base, .. } | Expr::ArrayLength { base } => f(base),
+            Expr::Index { base, index } => {
+                f(base);
+                f(index);
+            }
+        }
+    }
+
     /// Visit the direct operands, in source order; arguments in every branch of their conditional regions.
     pub fn for_each_child(&self, f: &mut impl FnMut(ExprId)) {
         match self {

@@ -213,6 +213,12 @@ impl TypeArena {
         TypeId(index as u32)
     }
 
+    /// Forget the types interned after the first `len` (a parser dropping a construct it read speculatively or
+    /// could not finish, so that only types of kept constructs are numbered, in first-use order).
+    pub fn truncate(&mut self, len: usize) {
+        self.types.truncate(len);
+    }
+
     pub fn lookup(&self, inner: &TypeInner) -> Option<TypeId> {
         self.types.get_index_of(inner).map(|i| TypeId(i as u32))
     }

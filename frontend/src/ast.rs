@@ -1,55 +1,24 @@
 //! The GLSL syntax tree of one structural level, as parsed (before lowering into the IR).
 //!
-//! Expressions live in a `la-arena`; statements and items are owned trees. Conditional regions already have
-//! their IR shape ([`Guarded`]), since the parser builds them from the preprocessor's directive markers.
+//! Only statements and declarations are tree nodes here. Expressions are IR [`Expression`]s from the start: the
+//! parser pushes each one, operands first, into the arena that owns it in the IR (the function's, or the
+//! module's `global_exprs` for global initializers, array sizes outside functions and macro bodies), and the
+//! tree refers to them by [`ExprId`]. Types are interned by the parser too, in first-use order. Lowering then only
+//! turns declarations into IR entities. Conditional regions already have their IR shape ([`Guarded`]), since the
+//! parser builds them from the preprocessor's directive markers.
 
-use la_arena::{Arena, Idx};
-use shaderlab_ir::{BinaryOp, Guarded, IncDecOp, Literal, Name, Precision, Qualifiers, Span, TypeInner, UnaryOp};
+use cranelift_entity::PrimaryMap;
+use shaderlab_ir::{ExprId, Expression, Guarded, Name, Precision, Qualifiers, Span, TypeId, TypeSpec};
 
-pub type ExprIdx = Idx<AstExpr>;
-pub type AstArg = Guarded<ExprIdx>;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct AstExpr {
-    pub kind: AstExprKind,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum AstExprKind {
-    Literal(Literal),
-    Ident(Name),
-    MacroRef { name: Name, args: Option<Vec<AstArg>> },
-    Unary { op: UnaryOp, operand: ExprIdx },
-    Binary { op: BinaryOp, left: ExprIdx, right: ExprIdx },
-    Assign { op: Option<BinaryOp>, target: ExprIdx, value: ExprIdx },
-    IncDec { op: IncDecOp, target: ExprIdx },
-    Select { condition: ExprIdx, accept: ExprIdx, reject: ExprIdx },
-    Sequence { left: ExprIdx, right: ExprIdx },
-    Call { callee: Name, callee_span: Span, args: Vec<AstArg> },
-    Construct { ty: Box<AstType>, args: Vec<AstArg> },
-    Member { base: ExprIdx, member: Name, member_span: Span },
-    Index { base: ExprIdx, index: ExprIdx },
-    Length { base: ExprIdx },
-    Error,
-}
-
-/// A type as written: builtin keyword or user name, precision, array dimensions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AstType {
-    pub inner: TypeInner,
-    pub precision: Option<Precision>,
-    /// `None` for `[]`.
-    pub dims: Vec<Option<ExprIdx>>,
-    pub span: Span,
-}
-
+/// `name[dims] = init` of a declaration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AstDeclarator {
     pub name: Name,
     pub name_span: Span,
-    pub dims: Vec<Option<ExprIdx>>,
-    pub init: Option<ExprIdx>,
+    /// The declaration's type with this declarator's dimensions appended. The dimensions written on the type
+    /// are the declarator's own copies: each declarator after the first has its own expressions for them.
+    pub ty: TypeSpec,
+    pub init: Option<ExprId>,
     pub span: Span,
 }
 
@@ -57,15 +26,6 @@ pub struct AstDeclarator {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AstVarDecl {
     pub qualifiers: Qualifiers,
-    pub ty: AstType,
-    pub declarators: Vec<AstDeclarator>,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct AstMember {
-    pub qualifiers: Qualifiers,
-    pub ty: AstType,
     pub declarators: Vec<AstDeclarator>,
     pub span: Span,
 }
@@ -74,35 +34,35 @@ pub struct AstMember {
 pub struct AstStruct {
     pub name: Name,
     pub name_span: Span,
-    pub members: Vec<Guarded<AstMember>>,
+    /// Each member declaration (array sizes in the module's `global_exprs`).
+    pub members: Vec<Guarded<AstVarDecl>>,
     pub span: Span,
+}
+
+/// The name a parameter macro declares, and the type the parameter gets (the user type named after the macro).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MacroDeclares {
+    pub name: Name,
+    pub span: Span,
+    pub ty: TypeId,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum AstParam {
-    Declared { qualifiers: Qualifiers, ty: AstType, name: Option<(Name, Span)>, span: Span },
-    Macro { name: Name, args: Vec<ExprIdx>, declares: Option<(Name, Span)>, span: Span },
-}
-
-impl AstParam {
-    pub fn span(&self) -> Span {
-        match self {
-            AstParam::Declared { span, .. } | AstParam::Macro { span, .. } => *span,
-        }
-    }
+    Declared { qualifiers: Qualifiers, ty: TypeSpec, name: Option<(Name, Span)>, span: Span },
+    Macro { name: Name, args: Vec<ExprId>, declares: Option<MacroDeclares>, span: Span },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AstFunction {
-    pub return_type: AstType,
+    pub return_type: TypeSpec,
     pub name: Name,
     pub name_span: Span,
     pub params: Vec<Guarded<AstParam>>,
     pub body: Option<AstBlock>,
     pub span: Span,
-    /// How many expressions the parser made for the parameters and the body: the size the function's IR
-    /// expression arena is reserved at, so lowering does not regrow (and copy) it.
-    pub expr_count: usize,
+    /// The function's expressions (return type dimensions, parameters, body), already in IR order.
+    pub exprs: PrimaryMap<ExprId, Expression>,
 }
 
 /// A `#define` seen by the parser (preserving mode).
@@ -112,7 +72,8 @@ pub struct AstDefine {
     pub name_span: Span,
     pub params: Option<Vec<Name>>,
     pub text: String,
-    pub body_expr: Option<ExprIdx>,
+    /// The body as an expression, in the module's `global_exprs`.
+    pub body_expr: Option<ExprId>,
     pub span: Span,
 }
 
@@ -131,22 +92,22 @@ pub struct AstStmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AstStmtKind {
     Empty,
-    Expr(ExprIdx),
+    Expr(ExprId),
     Decl(AstVarDecl),
     Struct(AstStruct, Option<AstVarDecl>),
     Prototype(AstFunction),
-    Precision { precision: Precision, ty: TypeInner },
+    Precision { precision: Precision, ty: TypeId },
     Block(AstBlock),
-    If { condition: ExprIdx, accept: Box<AstStmt>, reject: Option<Box<AstStmt>> },
-    For { init: Option<Box<AstStmt>>, condition: Option<ExprIdx>, update: Option<ExprIdx>, body: Box<AstStmt> },
-    While { condition: ExprIdx, body: Box<AstStmt> },
-    DoWhile { body: Box<AstStmt>, condition: ExprIdx },
-    Switch { selector: ExprIdx, body: AstBlock },
-    Case(ExprIdx),
+    If { condition: ExprId, accept: Box<AstStmt>, reject: Option<Box<AstStmt>> },
+    For { init: Option<Box<AstStmt>>, condition: Option<ExprId>, update: Option<ExprId>, body: Box<AstStmt> },
+    While { condition: ExprId, body: Box<AstStmt> },
+    DoWhile { body: Box<AstStmt>, condition: ExprId },
+    Switch { selector: ExprId, body: AstBlock },
+    Case(ExprId),
     Default,
     Break,
     Continue,
-    Return(Option<ExprIdx>),
+    Return(Option<ExprId>),
     Discard,
     Define(AstDefine),
     Undef(Name),
@@ -162,14 +123,13 @@ pub enum AstItem {
     Undef(Name, Span),
     Precision {
         precision: Precision,
-        ty: TypeInner,
+        ty: TypeId,
         span: Span,
     },
 }
 
-/// The parse of one level's text.
+/// The parse of one level's text (its expressions are already in the module or in the functions here).
 #[derive(Debug, Default)]
 pub struct AstLevel {
-    pub exprs: Arena<AstExpr>,
     pub items: Vec<Guarded<AstItem>>,
 }

@@ -235,18 +235,21 @@ impl Driver<'_> {
         let tokens = pp.level(&level.glsl, &mut state.pp);
         let directives = std::mem::take(&mut pp.directives);
         drop(pp);
+        // The parser interns types and pushes expressions into their arenas in the module as it reads them.
         let parser = Parser::new(
             &tokens,
             &directives,
             &self.module.names,
             self.keywords,
             self.sink,
+            &mut self.module.types,
+            &mut self.module.global_exprs,
             &mut state.macros,
             &mut state.type_names,
             self.options.limits.max_nesting,
         );
         let ast = parser.parse_level();
-        let items = lower::Lowerer::new(self.module, &ast).items();
+        let items = lower::Lowerer::new(self.module).items(ast);
         pool::give(tokens);
         self.module.scopes.push(Scope { parent, items })
     }

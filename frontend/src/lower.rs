@@ -1,21 +1,17 @@
-//! Lowering: a level's syntax tree into IR entities (types interned, expressions moved into their owner's arena
-//! operands-first, declarators split into one entity each, locals numbered per function).
+//! Lowering: a level's syntax tree into IR entities (declarators split into one entity each, locals numbered per
+//! function). Expressions and types are already in their IR form (the parser made them), so lowering moves
+//! each function's expression arena into its [`Function`] and never looks at an expression.
 
-use crate::ast::{
-    AstBlock, AstDefine, AstExprKind, AstFunction, AstItem, AstLevel, AstMember, AstParam, AstStmt, AstStmtKind,
-    AstType, AstVarDecl, ExprIdx,
-};
+use crate::ast::{AstBlock, AstDefine, AstFunction, AstItem, AstLevel, AstParam, AstStmt, AstStmtKind, AstVarDecl};
 use cranelift_entity::PrimaryMap;
 use shaderlab_ir::{
-    ArrayDim, Block, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalItem, GlobalVar,
-    Guarded, Local, LocalId, LocalKind, MacroDef, MacroId, Module, Param, ParamKind, Qualifiers, Statement, StmtKind,
-    StructDecl, StructId, StructMember, TypeInner, TypeSpec,
+    Block, CondBranch, CondRegion, Function, FunctionId, GlobalId, GlobalItem, GlobalVar, Guarded, Local, LocalId,
+    LocalKind, MacroDef, MacroId, Module, Param, ParamKind, Qualifiers, Statement, StmtKind, StructDecl, StructId,
+    StructMember, TypeSpec,
 };
 
-type Arena = PrimaryMap<ExprId, Expression>;
-
 /// Map a guarded list; `f` pushes the lowered form of each element (zero or more items) to `out`.
-fn map_guarded<T, U>(items: &[Guarded<T>], f: &mut dyn FnMut(&T, &mut Vec<Guarded<U>>)) -> Vec<Guarded<U>> {
+fn map_guarded<T, U>(items: Vec<Guarded<T>>, f: &mut dyn FnMut(T, &mut Vec<Guarded<U>>)) -> Vec<Guarded<U>> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         match item {
@@ -23,10 +19,10 @@ fn map_guarded<T, U>(items: &[Guarded<T>], f: &mut dyn FnMut(&T, &mut Vec<Guarde
             Guarded::Cond(region) => out.push(Guarded::Cond(CondRegion {
                 branches: region
                     .branches
-                    .iter()
-                    .map(|b| CondBranch { condition: b.condition.clone(), items: map_guarded(&b.items, f) })
+                    .into_iter()
+                    .map(|b| CondBranch { condition: b.condition, items: map_guarded(b.items, f) })
                     .collect(),
-                else_items: region.else_items.as_ref().map(|items| map_guarded(items, f)),
+                else_items: region.else_items.map(|items| map_guarded(items, f)),
                 else_span: region.else_span,
                 end_span: region.end_span,
             })),
@@ -37,181 +33,141 @@ fn map_guarded<T, U>(items: &[Guarded<T>], f: &mut dyn FnMut(&T, &mut Vec<Guarde
 
 pub struct Lowerer<'m> {
     module: &'m mut Module,
-    ast: &'m AstLevel,
 }
 
 impl<'m> Lowerer<'m> {
-    pub fn new(module: &'m mut Module, ast: &'m AstLevel) -> Self {
-        Lowerer { module, ast }
+    pub fn new(module: &'m mut Module) -> Self {
+        Lowerer { module }
     }
 
-    pub fn items(&mut self) -> Vec<Guarded<GlobalItem>> {
-        let ast = self.ast;
-        map_guarded(&ast.items, &mut |item, out| out.extend(self.item(item).into_iter().map(Guarded::Item)))
+    pub fn items(&mut self, ast: AstLevel) -> Vec<Guarded<GlobalItem>> {
+        map_guarded(ast.items, &mut |item, out| self.item(item, out))
     }
 
-    fn item(&mut self, item: &AstItem) -> Vec<GlobalItem> {
+    fn item(&mut self, item: AstItem, out: &mut Vec<Guarded<GlobalItem>>) {
         match item {
-            AstItem::Var(decl) => self.globals(decl).into_iter().map(GlobalItem::Var).collect(),
+            AstItem::Var(decl) => out.extend(self.globals(decl).into_iter().map(|g| Guarded::Item(GlobalItem::Var(g)))),
             AstItem::Struct(s, vars) => {
                 let id = self.structure(s);
-                let mut out = vec![GlobalItem::Struct(id)];
+                out.push(Guarded::Item(GlobalItem::Struct(id)));
                 if let Some(vars) = vars {
-                    out.extend(self.globals(vars).into_iter().map(GlobalItem::Var));
+                    out.extend(self.globals(vars).into_iter().map(|g| Guarded::Item(GlobalItem::Var(g))));
                 }
-                out
             }
-            AstItem::Function(f) => vec![GlobalItem::Function(self.function(f))],
-            AstItem::Define(d) => vec![GlobalItem::Define(self.define(d))],
-            AstItem::Undef(name, span) => vec![GlobalItem::Undef { name: *name, span: *span }],
+            AstItem::Function(f) => out.push(Guarded::Item(GlobalItem::Function(self.function(f)))),
+            AstItem::Define(d) => out.push(Guarded::Item(GlobalItem::Define(self.define(d)))),
+            AstItem::Undef(name, span) => out.push(Guarded::Item(GlobalItem::Undef { name, span })),
             AstItem::Precision { precision, ty, span } => {
-                let ty = self.module.types.intern(*ty);
-                vec![GlobalItem::Precision { precision: *precision, ty, span: *span }]
+                out.push(Guarded::Item(GlobalItem::Precision { precision, ty, span }))
             }
         }
     }
 
-    fn with_global_arena<R>(&mut self, f: impl FnOnce(&mut Self, &mut Arena) -> R) -> R {
-        let mut arena = std::mem::take(&mut self.module.global_exprs);
-        let r = f(self, &mut arena);
-        self.module.global_exprs = arena;
-        r
-    }
-
-    fn globals(&mut self, decl: &AstVarDecl) -> Vec<shaderlab_ir::GlobalId> {
-        self.with_global_arena(|this, arena| {
-            decl.declarators
-                .iter()
-                .map(|d| {
-                    let ty = this.type_spec(&decl.ty, &d.dims, arena);
-                    let init = d.init.map(|e| this.expr(e, arena));
-                    this.module.globals.push(GlobalVar {
-                        name: d.name,
-                        name_span: d.name_span,
-                        ty,
-                        qualifiers: decl.qualifiers.clone(),
-                        init,
-                        span: decl.span,
-                    })
+    fn globals(&mut self, decl: AstVarDecl) -> Vec<GlobalId> {
+        decl.declarators
+            .into_iter()
+            .map(|d| {
+                self.module.globals.push(GlobalVar {
+                    name: d.name,
+                    name_span: d.name_span,
+                    ty: d.ty,
+                    qualifiers: decl.qualifiers.clone(),
+                    init: d.init,
+                    span: decl.span,
                 })
-                .collect()
-        })
+            })
+            .collect()
     }
 
-    fn structure(&mut self, s: &crate::ast::AstStruct) -> StructId {
-        let members = self.with_global_arena(|this, arena| {
-            map_guarded(&s.members, &mut |m: &AstMember, out| {
-                for d in &m.declarators {
-                    out.push(Guarded::Item(StructMember {
-                        name: d.name,
-                        name_span: d.name_span,
-                        ty: this.type_spec(&m.ty, &d.dims, arena),
-                        qualifiers: m.qualifiers.clone(),
-                        span: m.span,
-                    }));
-                }
-            })
+    fn structure(&mut self, s: crate::ast::AstStruct) -> StructId {
+        let members = map_guarded(s.members, &mut |m: AstVarDecl, out| {
+            for d in m.declarators {
+                out.push(Guarded::Item(StructMember {
+                    name: d.name,
+                    name_span: d.name_span,
+                    ty: d.ty,
+                    qualifiers: m.qualifiers.clone(),
+                    span: m.span,
+                }));
+            }
         });
         self.module.structs.push(StructDecl { name: s.name, name_span: s.name_span, members, span: s.span })
     }
 
-    fn define(&mut self, d: &AstDefine) -> MacroId {
-        let body_expr = d.body_expr.map(|e| self.with_global_arena(|this, arena| this.expr(e, arena)));
+    fn define(&mut self, d: AstDefine) -> MacroId {
         self.module.macros.push(MacroDef {
             name: d.name,
             name_span: d.name_span,
-            params: d.params.clone(),
-            body: d.text.clone(),
-            body_expr,
+            params: d.params,
+            body: d.text,
+            body_expr: d.body_expr,
             span: d.span,
         })
     }
 
-    fn type_spec(&mut self, ty: &AstType, extra_dims: &[Option<ExprIdx>], arena: &mut Arena) -> TypeSpec {
-        let base = self.module.types.intern(ty.inner);
-        let dims = ty
-            .dims
-            .iter()
-            .chain(extra_dims)
-            .map(|d| match d {
-                Some(e) => ArrayDim::Sized(self.expr(*e, arena)),
-                None => ArrayDim::Unsized,
-            })
-            .collect();
-        TypeSpec { base, precision: ty.precision, dims, span: ty.span }
-    }
-
-    fn function(&mut self, f: &AstFunction) -> FunctionId {
-        let mut fx = FunctionCx { arena: Arena::with_capacity(f.expr_count + 4), locals: PrimaryMap::new() };
-        let return_type = self.type_spec(&f.return_type, &[], &mut fx.arena);
-        let params = map_guarded(&f.params, &mut |p: &AstParam, out| out.push(Guarded::Item(self.param(p, &mut fx))));
-        let body = f.body.as_ref().map(|b| self.block(b, &mut fx));
+    fn function(&mut self, f: AstFunction) -> FunctionId {
+        let mut locals = PrimaryMap::new();
+        let params = map_guarded(f.params, &mut |p: AstParam, out| out.push(Guarded::Item(self.param(p, &mut locals))));
+        let body = f.body.map(|b| self.block(b, &mut locals));
         self.module.functions.push(Function {
             name: f.name,
             name_span: f.name_span,
-            return_type,
+            return_type: f.return_type,
             params,
             body,
-            exprs: fx.arena,
-            locals: fx.locals,
+            exprs: f.exprs,
+            locals,
             span: f.span,
         })
     }
 
-    fn param(&mut self, p: &AstParam, fx: &mut FunctionCx) -> Param {
+    fn param(&mut self, p: AstParam, locals: &mut Locals) -> Param {
         match p {
             AstParam::Declared { qualifiers, ty, name, span } => {
-                let spec = self.type_spec(ty, &[], &mut fx.arena);
-                let (name, name_span) = name.unwrap_or_else(|| (self.module.names.intern(""), *span));
-                let local = fx.locals.push(Local {
+                let (name, name_span) = name.unwrap_or_else(|| (self.module.names.intern(""), span));
+                let local = locals.push(Local {
                     name,
                     name_span,
-                    ty: spec,
-                    qualifiers: qualifiers.clone(),
+                    ty,
+                    qualifiers,
                     init: None,
                     kind: LocalKind::Parameter,
-                    span: *span,
+                    span,
                 });
-                Param { kind: ParamKind::Declared { local }, span: *span }
+                Param { kind: ParamKind::Declared { local }, span }
             }
             AstParam::Macro { name, args, declares, span } => {
-                let args = args.iter().map(|a| self.expr(*a, &mut fx.arena)).collect();
-                let declares = declares.map(|(n, s)| {
-                    // The declared parameter's type depends on the variant: an unresolved user type named after
-                    // the macro marks it as macro-typed.
-                    let base = self.module.types.intern(TypeInner::User(*name));
-                    fx.locals.push(Local {
-                        name: n,
-                        name_span: s,
-                        ty: TypeSpec { base, precision: None, dims: Vec::new(), span: *span },
+                let declares = declares.map(|d| {
+                    locals.push(Local {
+                        name: d.name,
+                        name_span: d.span,
+                        ty: TypeSpec { base: d.ty, precision: None, dims: Vec::new(), span },
                         qualifiers: Qualifiers::default(),
                         init: None,
                         kind: LocalKind::Parameter,
-                        span: *span,
+                        span,
                     })
                 });
-                Param { kind: ParamKind::Macro { name: *name, args, declares }, span: *span }
+                Param { kind: ParamKind::Macro { name, args, declares }, span }
             }
         }
     }
 
-    fn block(&mut self, b: &AstBlock, fx: &mut FunctionCx) -> Block {
-        let stmts = map_guarded(&b.stmts, &mut |s: &AstStmt, out| out.push(Guarded::Item(self.stmt(s, fx))));
+    fn block(&mut self, b: AstBlock, locals: &mut Locals) -> Block {
+        let stmts = map_guarded(b.stmts, &mut |s: AstStmt, out| out.push(Guarded::Item(self.stmt(s, locals))));
         Block { stmts, span: b.span }
     }
 
-    fn locals(&mut self, decl: &AstVarDecl, fx: &mut FunctionCx) -> Vec<LocalId> {
+    fn locals(&mut self, decl: AstVarDecl, locals: &mut Locals) -> Vec<LocalId> {
         decl.declarators
-            .iter()
+            .into_iter()
             .map(|d| {
-                let ty = self.type_spec(&decl.ty, &d.dims, &mut fx.arena);
-                let init = d.init.map(|e| self.expr(e, &mut fx.arena));
-                fx.locals.push(Local {
+                locals.push(Local {
                     name: d.name,
                     name_span: d.name_span,
-                    ty,
+                    ty: d.ty,
                     qualifiers: decl.qualifiers.clone(),
-                    init,
+                    init: d.init,
                     kind: LocalKind::Variable,
                     span: d.span,
                 })
@@ -219,113 +175,51 @@ impl<'m> Lowerer<'m> {
             .collect()
     }
 
-    fn boxed(&mut self, s: &AstStmt, fx: &mut FunctionCx) -> Box<Statement> {
-        Box::new(self.stmt(s, fx))
+    fn boxed(&mut self, s: AstStmt, locals: &mut Locals) -> Box<Statement> {
+        Box::new(self.stmt(s, locals))
     }
 
-    fn stmt(&mut self, s: &AstStmt, fx: &mut FunctionCx) -> Statement {
-        let kind = match &s.kind {
+    fn stmt(&mut self, s: AstStmt, locals: &mut Locals) -> Statement {
+        let kind = match s.kind {
             AstStmtKind::Empty => StmtKind::Empty,
-            AstStmtKind::Expr(e) => StmtKind::Expr(self.expr(*e, &mut fx.arena)),
-            AstStmtKind::Decl(d) => StmtKind::Declare(self.locals(d, fx)),
+            AstStmtKind::Expr(e) => StmtKind::Expr(e),
+            AstStmtKind::Decl(d) => StmtKind::Declare(self.locals(d, locals)),
             AstStmtKind::Struct(decl, vars) => {
                 let id = self.structure(decl);
-                let declares = vars.as_ref().map(|v| self.locals(v, fx)).unwrap_or_default();
+                let declares = vars.map(|v| self.locals(v, locals)).unwrap_or_default();
                 StmtKind::Struct { id, declares }
             }
             AstStmtKind::Prototype(f) => StmtKind::Prototype(self.function(f)),
-            AstStmtKind::Precision { precision, ty } => {
-                StmtKind::Precision { precision: *precision, ty: self.module.types.intern(*ty) }
-            }
-            AstStmtKind::Block(b) => StmtKind::Block(self.block(b, fx)),
+            AstStmtKind::Precision { precision, ty } => StmtKind::Precision { precision, ty },
+            AstStmtKind::Block(b) => StmtKind::Block(self.block(b, locals)),
             AstStmtKind::If { condition, accept, reject } => StmtKind::If {
-                condition: self.expr(*condition, &mut fx.arena),
-                accept: self.boxed(accept, fx),
-                reject: reject.as_ref().map(|r| self.boxed(r, fx)),
+                condition,
+                accept: self.boxed(*accept, locals),
+                reject: reject.map(|r| self.boxed(*r, locals)),
             },
             AstStmtKind::For { init, condition, update, body } => StmtKind::For {
-                init: init.as_ref().map(|i| self.boxed(i, fx)),
-                condition: condition.map(|c| self.expr(c, &mut fx.arena)),
-                update: update.map(|u| self.expr(u, &mut fx.arena)),
-                body: self.boxed(body, fx),
+                init: init.map(|i| self.boxed(*i, locals)),
+                condition,
+                update,
+                body: self.boxed(*body, locals),
             },
-            AstStmtKind::While { condition, body } => {
-                StmtKind::While { condition: self.expr(*condition, &mut fx.arena), body: self.boxed(body, fx) }
-            }
+            AstStmtKind::While { condition, body } => StmtKind::While { condition, body: self.boxed(*body, locals) },
             AstStmtKind::DoWhile { body, condition } => {
-                let body = self.boxed(body, fx);
-                StmtKind::DoWhile { body, condition: self.expr(*condition, &mut fx.arena) }
+                StmtKind::DoWhile { body: self.boxed(*body, locals), condition }
             }
-            AstStmtKind::Switch { selector, body } => {
-                StmtKind::Switch { selector: self.expr(*selector, &mut fx.arena), body: self.block(body, fx) }
-            }
-            AstStmtKind::Case(e) => StmtKind::Case(self.expr(*e, &mut fx.arena)),
+            AstStmtKind::Switch { selector, body } => StmtKind::Switch { selector, body: self.block(body, locals) },
+            AstStmtKind::Case(e) => StmtKind::Case(e),
             AstStmtKind::Default => StmtKind::Default,
             AstStmtKind::Break => StmtKind::Break,
             AstStmtKind::Continue => StmtKind::Continue,
-            AstStmtKind::Return(e) => StmtKind::Return(e.map(|e| self.expr(e, &mut fx.arena))),
+            AstStmtKind::Return(e) => StmtKind::Return(e),
             AstStmtKind::Discard => StmtKind::Discard,
             AstStmtKind::Define(d) => StmtKind::Define(self.define(d)),
-            AstStmtKind::Undef(n) => StmtKind::Undef(*n),
+            AstStmtKind::Undef(n) => StmtKind::Undef(n),
         };
         Statement { kind, span: s.span }
     }
-
-    fn args(&mut self, args: &[Guarded<ExprIdx>], arena: &mut Arena) -> Vec<Guarded<ExprId>> {
-        map_guarded(args, &mut |a: &ExprIdx, out| out.push(Guarded::Item(self.expr(*a, arena))))
-    }
-
-    /// Lower an expression tree, operands first.
-    fn expr(&mut self, idx: ExprIdx, arena: &mut Arena) -> ExprId {
-        let e = &self.ast.exprs[idx];
-        let span = e.span;
-        let kind = match &e.kind {
-            AstExprKind::Literal(l) => Expr::Literal(*l),
-            AstExprKind::Ident(n) => Expr::Ident(*n),
-            AstExprKind::MacroRef { name, args } => {
-                Expr::MacroRef { name: *name, args: args.as_ref().map(|a| self.args(a, arena)) }
-            }
-            AstExprKind::Unary { op, operand } => Expr::Unary { op: *op, operand: self.expr(*operand, arena) },
-            AstExprKind::Binary { op, left, right } => {
-                let left = self.expr(*left, arena);
-                Expr::Binary { op: *op, left, right: self.expr(*right, arena) }
-            }
-            AstExprKind::Assign { op, target, value } => {
-                let target = self.expr(*target, arena);
-                Expr::Assign { op: *op, target, value: self.expr(*value, arena) }
-            }
-            AstExprKind::IncDec { op, target } => Expr::IncDec { op: *op, target: self.expr(*target, arena) },
-            AstExprKind::Select { condition, accept, reject } => {
-                let condition = self.expr(*condition, arena);
-                let accept = self.expr(*accept, arena);
-                Expr::Select { condition, accept, reject: self.expr(*reject, arena) }
-            }
-            AstExprKind::Sequence { left, right } => {
-                let left = self.expr(*left, arena);
-                Expr::Sequence { left, right: self.expr(*right, arena) }
-            }
-            AstExprKind::Call { callee, callee_span, args } => {
-                Expr::Call { callee: *callee, callee_span: *callee_span, args: self.args(args, arena) }
-            }
-            AstExprKind::Construct { ty, args } => {
-                let ty = self.type_spec(ty, &[], arena);
-                Expr::Construct { ty, args: self.args(args, arena) }
-            }
-            AstExprKind::Member { base, member, member_span } => {
-                Expr::Member { base: self.expr(*base, arena), member: *member, member_span: *member_span }
-            }
-            AstExprKind::Index { base, index } => {
-                let base = self.expr(*base, arena);
-                Expr::Index { base, index: self.expr(*index, arena) }
-            }
-            AstExprKind::Length { base } => Expr::ArrayLength { base: self.expr(*base, arena) },
-            AstExprKind::Error => Expr::Error,
-        };
-        arena.push(Expression { kind, span })
-    }
 }
 
-struct FunctionCx {
-    arena: Arena,
-    locals: PrimaryMap<LocalId, Local>,
-}
+/// The locals of the function being lowered.
+type Locals = PrimaryMap<LocalId, Local>;

@@ -1,9 +1,8 @@
 //! Expressions: GLSL ES 3.00 precedence, with precedence climbing for the binary operators.
 
 use super::{Kw, Parser};
-use crate::ast::{AstArg, AstExprKind, AstType, ExprIdx};
 use crate::token::{Punct, TokenKind};
-use shaderlab_ir::{BinaryOp, IncDecOp, Literal, UnaryOp};
+use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, TypeSpec, UnaryOp};
 
 /// Binary operators with their precedence (higher binds tighter).
 fn binary_op(p: Punct) -> Option<(BinaryOp, u8)> {
@@ -58,13 +57,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error_expr(&mut self) -> ExprIdx {
+    fn error_expr(&mut self) -> ExprId {
         let span = self.here();
-        self.alloc(AstExprKind::Error, span)
+        self.alloc(Expr::Error, span)
     }
 
     /// `expression`: assignments separated by commas.
-    pub(crate) fn expression(&mut self) -> ExprIdx {
+    pub(crate) fn expression(&mut self) -> ExprId {
         let mut left = self.assignment();
         let mut chain = 0;
         while self.is_punct(Punct::Comma) && !self.bailing {
@@ -75,14 +74,14 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             let right = self.assignment();
-            let span = self.ast.exprs[left].span.to(self.ast.exprs[right].span);
-            left = self.alloc(AstExprKind::Sequence { left, right }, span);
+            let span = self.span_of(left).to(self.span_of(right));
+            left = self.alloc(Expr::Sequence { left, right }, span);
         }
         left
     }
 
     /// `assignment_expression` (right-associative).
-    pub(crate) fn assignment(&mut self) -> ExprIdx {
+    pub(crate) fn assignment(&mut self) -> ExprId {
         if !self.enter() {
             return self.error_expr();
         }
@@ -91,8 +90,8 @@ impl<'a> Parser<'a> {
             Some(op) if !self.bailing => {
                 self.pos += 1;
                 let value = self.assignment();
-                let span = self.ast.exprs[target].span.to(self.ast.exprs[value].span);
-                self.alloc(AstExprKind::Assign { op, target, value }, span)
+                let span = self.span_of(target).to(self.span_of(value));
+                self.alloc(Expr::Assign { op, target, value }, span)
             }
             _ => target,
         };
@@ -100,22 +99,24 @@ impl<'a> Parser<'a> {
         result
     }
 
-    fn conditional(&mut self) -> ExprIdx {
+    fn conditional(&mut self) -> ExprId {
         let condition = self.binary(1);
         if !self.is_punct(Punct::Question) || self.bailing {
             return condition;
         }
         self.pos += 1;
+        let mark = self.mark();
         let accept = self.expression();
         if !self.expect(Punct::Colon, "':'") {
+            self.rollback(mark);
             return condition;
         }
         let reject = self.assignment();
-        let span = self.ast.exprs[condition].span.to(self.ast.exprs[reject].span);
-        self.alloc(AstExprKind::Select { condition, accept, reject }, span)
+        let span = self.span_of(condition).to(self.span_of(reject));
+        self.alloc(Expr::Select { condition, accept, reject }, span)
     }
 
-    fn binary(&mut self, min_prec: u8) -> ExprIdx {
+    fn binary(&mut self, min_prec: u8) -> ExprId {
         let mut left = self.unary();
         let mut chain = 0;
         while let Some((op, prec)) = self.current_punct().and_then(binary_op) {
@@ -128,13 +129,13 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             let right = self.binary(prec + 1);
-            let span = self.ast.exprs[left].span.to(self.ast.exprs[right].span);
-            left = self.alloc(AstExprKind::Binary { op, left, right }, span);
+            let span = self.span_of(left).to(self.span_of(right));
+            left = self.alloc(Expr::Binary { op, left, right }, span);
         }
         left
     }
 
-    fn unary(&mut self) -> ExprIdx {
+    fn unary(&mut self) -> ExprId {
         let start = self.here();
         let op = match self.current_punct() {
             Some(Punct::Minus) => Some(Ok(UnaryOp::Negate)),
@@ -152,14 +153,14 @@ impl<'a> Parser<'a> {
         }
         let operand = self.unary();
         self.leave();
-        let span = start.to(self.ast.exprs[operand].span);
+        let span = start.to(self.span_of(operand));
         match op {
-            Ok(op) => self.alloc(AstExprKind::Unary { op, operand }, span),
-            Err(op) => self.alloc(AstExprKind::IncDec { op, target: operand }, span),
+            Ok(op) => self.alloc(Expr::Unary { op, operand }, span),
+            Err(op) => self.alloc(Expr::IncDec { op, target: operand }, span),
         }
     }
 
-    fn postfix(&mut self) -> ExprIdx {
+    fn postfix(&mut self) -> ExprId {
         let mut e = self.primary();
         let mut chain = 0;
         loop {
@@ -173,15 +174,17 @@ impl<'a> Parser<'a> {
                     return e;
                 }
             }
-            let start = self.ast.exprs[e].span;
+            let start = self.span_of(e);
             match self.current_punct() {
                 Some(Punct::LBracket) => {
                     self.pos += 1;
+                    let mark = self.mark();
                     let index = self.expression();
                     if !self.expect(Punct::RBracket, "']'") {
+                        self.rollback(mark);
                         return e;
                     }
-                    e = self.alloc(AstExprKind::Index { base: e, index }, start.to(self.prev_span()));
+                    e = self.alloc(Expr::Index { base: e, index }, start.to(self.prev_span()));
                 }
                 Some(Punct::Dot) => {
                     self.pos += 1;
@@ -195,25 +198,18 @@ impl<'a> Parser<'a> {
                         && self.punct_at(1, Punct::RParen)
                     {
                         self.pos += 2;
-                        e = self.alloc(AstExprKind::Length { base: e }, start.to(self.prev_span()));
+                        e = self.alloc(Expr::ArrayLength { base: e }, start.to(self.prev_span()));
                         continue;
                     }
-                    e = self
-                        .alloc(AstExprKind::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
+                    e = self.alloc(Expr::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
                 }
                 Some(Punct::PlusPlus) => {
                     self.pos += 1;
-                    e = self.alloc(
-                        AstExprKind::IncDec { op: IncDecOp::PostIncrement, target: e },
-                        start.to(self.prev_span()),
-                    );
+                    e = self.alloc(Expr::IncDec { op: IncDecOp::PostIncrement, target: e }, start.to(self.prev_span()));
                 }
                 Some(Punct::MinusMinus) => {
                     self.pos += 1;
-                    e = self.alloc(
-                        AstExprKind::IncDec { op: IncDecOp::PostDecrement, target: e },
-                        start.to(self.prev_span()),
-                    );
+                    e = self.alloc(Expr::IncDec { op: IncDecOp::PostDecrement, target: e }, start.to(self.prev_span()));
                 }
                 _ => return e,
             }
@@ -222,13 +218,13 @@ impl<'a> Parser<'a> {
 
     /// `( args )` at the `(`, through the `)`.
     /// Arguments, and whether they parsed without a syntax error.
-    fn call_args_checked(&mut self) -> (Vec<AstArg>, bool) {
+    fn call_args_checked(&mut self) -> (Vec<Arg>, bool) {
         let before = self.sink.error_count();
         let args = self.call_args();
         (args, self.sink.error_count() == before)
     }
 
-    fn call_args(&mut self) -> Vec<AstArg> {
+    fn call_args(&mut self) -> Vec<Arg> {
         self.pos += 1; // (
                        // `f(void)` means no arguments.
         if self.peek().is_some_and(|t| self.builtin_type(t) == Some(shaderlab_ir::TypeInner::Void))
@@ -241,7 +237,7 @@ impl<'a> Parser<'a> {
         args
     }
 
-    fn argument(&mut self) -> super::Step<ExprIdx> {
+    fn argument(&mut self) -> super::Step<ExprId> {
         let Some(t) = self.peek() else {
             return super::Step::End;
         };
@@ -266,7 +262,7 @@ impl<'a> Parser<'a> {
         super::Step::Item(e)
     }
 
-    fn primary(&mut self) -> ExprIdx {
+    fn primary(&mut self) -> ExprId {
         let Some(t) = self.peek() else {
             self.expected("an expression");
             return self.error_expr();
@@ -275,20 +271,20 @@ impl<'a> Parser<'a> {
         match &t.kind {
             TokenKind::Int(v) => {
                 self.pos += 1;
-                self.alloc(AstExprKind::Literal(Literal::Int { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Int { value: *v, spelling: t.sym }), span)
             }
             TokenKind::Uint(v) => {
                 self.pos += 1;
-                self.alloc(AstExprKind::Literal(Literal::Uint { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Uint { value: *v, spelling: t.sym }), span)
             }
             TokenKind::Float(v) => {
                 self.pos += 1;
-                self.alloc(AstExprKind::Literal(Literal::Float { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Float { value: *v, spelling: t.sym }), span)
             }
             TokenKind::Error(_) => {
                 // Reported by the preprocessor (an invalid number).
                 self.pos += 1;
-                self.alloc(AstExprKind::Error, span)
+                self.alloc(Expr::Error, span)
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.pos += 1;
@@ -297,7 +293,7 @@ impl<'a> Parser<'a> {
                 self.expect(Punct::RParen, "')'");
                 // Parentheses widen the span (useful for diagnostics on the whole group).
                 let full = span.to(self.prev_span());
-                self.ast.exprs[e].span = full;
+                self.exprs_mut()[e].span = full;
                 e
             }
             TokenKind::Ident => self.primary_ident(),
@@ -308,7 +304,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn primary_ident(&mut self) -> ExprIdx {
+    fn primary_ident(&mut self) -> ExprId {
         let Some(t) = self.peek() else {
             return self.error_expr();
         };
@@ -316,11 +312,11 @@ impl<'a> Parser<'a> {
         match self.kw_of(t) {
             Some(Kw::True) => {
                 self.pos += 1;
-                return self.alloc(AstExprKind::Literal(Literal::Bool(true)), span);
+                return self.alloc(Expr::Literal(Literal::Bool(true)), span);
             }
             Some(Kw::False) => {
                 self.pos += 1;
-                return self.alloc(AstExprKind::Literal(Literal::Bool(false)), span);
+                return self.alloc(Expr::Literal(Literal::Bool(false)), span);
             }
             Some(Kw::Highp | Kw::Mediump | Kw::Lowp) | None => {}
             Some(_) => {
@@ -330,11 +326,12 @@ impl<'a> Parser<'a> {
         }
         // Constructors of builtin types: `vec3(...)`, `float[3](...)`.
         if self.builtin_type(t).is_some() || self.precision_of(self.kw_of(t).unwrap_or(Kw::Const)).is_some() {
+            let mark = self.mark();
             let Some(ty) = self.type_specifier() else {
                 self.expected("an expression");
                 return self.error_expr();
             };
-            return self.constructor(ty);
+            return self.constructor(ty, mark);
         }
         // Source macros (preserving mode).
         if let Some(info) = self.macros.get(&t.sym) {
@@ -355,25 +352,28 @@ impl<'a> Parser<'a> {
                     );
                 }
             }
-            return self.alloc(AstExprKind::MacroRef { name: t.sym, args }, use_span);
+            return self.alloc(Expr::MacroRef { name: t.sym, args }, use_span);
         }
         // User array constructor: `S[2](...)`.
         if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
+            let mark = self.mark();
             let Some(ty) = self.type_specifier() else {
                 return self.error_expr();
             };
-            return self.constructor(ty);
+            return self.constructor(ty, mark);
         }
         self.pos += 1;
         if self.is_punct(Punct::LParen) {
+            let mark = self.mark();
             let (args, clean) = self.call_args_checked();
             let full = span.to(self.prev_span());
             if !clean {
-                return self.alloc(AstExprKind::Error, full);
+                self.rollback(mark);
+                return self.alloc(Expr::Error, full);
             }
-            return self.alloc(AstExprKind::Call { callee: t.sym, callee_span: span, args }, full);
+            return self.alloc(Expr::Call { callee: t.sym, callee_span: span, args }, full);
         }
-        self.alloc(AstExprKind::Ident(t.sym), span)
+        self.alloc(Expr::Ident(t.sym), span)
     }
 
     /// At `Name [`: whether `[ ... ] (` follows.
@@ -394,22 +394,26 @@ impl<'a> Parser<'a> {
         false
     }
 
-    fn constructor(&mut self, ty: AstType) -> ExprIdx {
+    /// After the type of a constructor; `mark` is from before the type: on an error, the type and its
+    /// dimensions are not kept.
+    fn constructor(&mut self, ty: TypeSpec, mark: super::Mark) -> ExprId {
         let start = ty.span;
         if !self.is_punct(Punct::LParen) {
             self.expected("'(' after a type name in an expression");
+            self.rollback(mark);
             return self.error_expr();
         }
         let (args, clean) = self.call_args_checked();
         let full = start.to(self.prev_span());
         if !clean {
-            return self.alloc(AstExprKind::Error, full);
+            self.rollback(mark);
+            return self.alloc(Expr::Error, full);
         }
-        self.alloc(AstExprKind::Construct { ty: Box::new(ty), args }, full)
+        self.alloc(Expr::Construct { ty, args }, full)
     }
 }
 
 /// The number of arguments of a use, when no conditional region makes it variant-dependent.
-fn count_args(args: &[AstArg]) -> Option<usize> {
+fn count_args(args: &[Arg]) -> Option<usize> {
     args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))).then_some(args.len())
 }

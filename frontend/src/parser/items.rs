@@ -1,13 +1,15 @@
 //! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters.
 
-use super::{Kw, MacroInfo, Parser, Step};
+use super::{ExprArena, Kw, MacroInfo, Parser, Step};
 use crate::ast::{
-    AstDeclarator, AstDefine, AstExprKind, AstFunction, AstItem, AstMember, AstParam, AstStruct, AstType, AstVarDecl,
-    ExprIdx,
+    AstBlock, AstDeclarator, AstDefine, AstFunction, AstItem, AstParam, AstStruct, AstVarDecl, MacroDeclares,
 };
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
-use shaderlab_ir::{Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage, TypeInner};
+use shaderlab_ir::{
+    ArrayDim, Expr, ExprId, Guarded, Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage,
+    TypeId, TypeInner, TypeSpec,
+};
 
 impl<'a> Parser<'a> {
     /// One global item.
@@ -54,6 +56,7 @@ impl<'a> Parser<'a> {
             let vars = self.struct_declarators(&decl, qualifiers, start);
             return Step::Item(AstItem::Struct(decl, vars));
         }
+        let dims_from = self.exprs().len();
         let Some(ty) = self.type_specifier() else {
             self.expected("a type");
             self.recover();
@@ -61,12 +64,12 @@ impl<'a> Parser<'a> {
         };
         // A function: `T name (`
         if self.peek().is_some_and(|t| t.kind == TokenKind::Ident) && self.punct_at(1, Punct::LParen) {
-            return match self.function_rest(ty, start) {
+            return match self.function_rest(ty, dims_from, start) {
                 Some(f) => Step::Item(AstItem::Function(f)),
                 None => Step::Skip,
             };
         }
-        match self.declarator_list(qualifiers, ty, start) {
+        match self.declarator_list(qualifiers, ty, dims_from, start) {
             Some(decl) => Step::Item(AstItem::Var(decl)),
             None => Step::Skip,
         }
@@ -78,7 +81,8 @@ impl<'a> Parser<'a> {
             return None;
         };
         self.macros.insert(*name, MacroInfo { params: params.clone(), body: body.clone() });
-        let body_expr = self.body_expression(body);
+        // Macro bodies belong to the module, wherever the `#define` is.
+        let (body_expr, _) = self.in_arena(None, |p| p.body_expression(body));
         Some(AstDefine {
             name: *name,
             name_span: *name_span,
@@ -89,11 +93,12 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Parse macro body tokens as one expression, silently; `None` when they are not one.
-    fn body_expression(&mut self, body: &'a [crate::token::Token]) -> Option<ExprIdx> {
+    /// Parse macro body tokens as one expression, silently; `None` (and nothing kept) when they are not one.
+    fn body_expression(&mut self, body: &'a [crate::token::Token]) -> Option<ExprId> {
         if body.is_empty() {
             return None;
         }
+        let mark = self.mark();
         let saved = (self.toks, self.pos, self.recovering, self.bailing, self.end_span);
         self.toks = body;
         self.pos = 0;
@@ -101,12 +106,17 @@ impl<'a> Parser<'a> {
         let errors_before = self.sink.error_count();
         let e = self.expression();
         let complete = self.at_end() && self.sink.error_count() == errors_before;
-        let is_error = matches!(self.ast.exprs[e].kind, AstExprKind::Error);
+        let is_error = matches!(self.exprs()[e].kind, Expr::Error);
         (self.toks, self.pos, self.recovering, self.bailing, self.end_span) = saved;
-        (complete && !is_error).then_some(e)
+        if complete && !is_error {
+            Some(e)
+        } else {
+            self.rollback(mark);
+            None
+        }
     }
 
-    pub(crate) fn precision_statement(&mut self) -> Option<(Precision, TypeInner, Span)> {
+    pub(crate) fn precision_statement(&mut self) -> Option<(Precision, TypeId, Span)> {
         let start = self.here();
         self.pos += 1; // precision
         let precision = self.peek_kw().and_then(|k| self.precision_of(k));
@@ -127,7 +137,7 @@ impl<'a> Parser<'a> {
             self.recover();
             return None;
         }
-        Some((precision, ty, start.to(self.prev_span())))
+        Some((precision, self.types.intern(ty), start.to(self.prev_span())))
     }
 
     /// Storage, interpolation, invariance and layout qualifiers (precision is part of the type).
@@ -205,7 +215,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[precision] type [dims]`; `None` (nothing consumed) when the current token is not a type.
-    pub(crate) fn type_specifier(&mut self) -> Option<AstType> {
+    pub(crate) fn type_specifier(&mut self) -> Option<TypeSpec> {
         let start = self.here();
         let mut precision = None;
         if let Some(p) = self.peek_kw().and_then(|k| self.precision_of(k)) {
@@ -224,21 +234,23 @@ impl<'a> Parser<'a> {
             return None;
         };
         self.pos += 1;
+        // Interned before the dimensions are read: the IR numbers types in first-use order.
+        let base = self.types.intern(inner);
         let dims = self.array_dims();
-        Some(AstType { inner, precision, dims, span: start.to(self.prev_span()) })
+        Some(TypeSpec { base, precision, dims, span: start.to(self.prev_span()) })
     }
 
     /// `[e]` or `[]`, repeated.
-    pub(crate) fn array_dims(&mut self) -> Vec<Option<ExprIdx>> {
+    pub(crate) fn array_dims(&mut self) -> Vec<ArrayDim> {
         let mut dims = Vec::new();
         while self.is_punct(Punct::LBracket) {
             self.pos += 1;
             if self.eat(Punct::RBracket) {
-                dims.push(None);
+                dims.push(ArrayDim::Unsized);
                 continue;
             }
             let e = self.assignment();
-            dims.push(Some(e));
+            dims.push(ArrayDim::Sized(e));
             if !self.expect(Punct::RBracket, "']'") {
                 break;
             }
@@ -246,9 +258,18 @@ impl<'a> Parser<'a> {
         dims
     }
 
-    /// Declarators after a type, through the closing `;`.
-    pub(crate) fn declarator_list(&mut self, qualifiers: Qualifiers, ty: AstType, start: Span) -> Option<AstVarDecl> {
-        let mut declarators = Vec::new();
+    /// Declarators after a type, through the closing `;`. The type's dimension expressions are the last ones
+    /// read, from `dims_from` on: each declarator after the first gets copies of them, made where it starts
+    /// (which is where a walk of the declarators, one entity each, meets them).
+    pub(crate) fn declarator_list(
+        &mut self,
+        qualifiers: Qualifiers,
+        ty: TypeSpec,
+        dims_from: usize,
+        start: Span,
+    ) -> Option<AstVarDecl> {
+        let dims_to = self.exprs().len();
+        let mut declarators: Vec<AstDeclarator> = Vec::new();
         loop {
             let Some(t) = self.peek().filter(|t| self.is_plain_ident(t)) else {
                 self.expected("a variable name");
@@ -258,9 +279,13 @@ impl<'a> Parser<'a> {
             let name = t.sym;
             let name_span = t.span;
             self.pos += 1;
-            let dims = self.array_dims();
+            let mut ty = ty.clone();
+            if !declarators.is_empty() {
+                self.copy_dims(dims_from, dims_to, &mut ty.dims);
+            }
+            ty.dims.extend(self.array_dims());
             let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
-            declarators.push(AstDeclarator { name, name_span, dims, init, span: name_span.to(self.prev_span()) });
+            declarators.push(AstDeclarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
             if !self.eat(Punct::Comma) {
                 break;
             }
@@ -268,7 +293,7 @@ impl<'a> Parser<'a> {
         if !self.expect(Punct::Semicolon, "';'") {
             self.recover();
         }
-        Some(AstVarDecl { qualifiers, ty, declarators, span: start.to(self.prev_span()) })
+        Some(AstVarDecl { qualifiers, declarators, span: start.to(self.prev_span()) })
     }
 
     /// `struct [Name] { members }` (the declarators are parsed by the caller).
@@ -289,14 +314,17 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.type_names.insert(name);
-        let members = self.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        // Member array sizes belong to the module, also for a struct declared in a function.
+        let (members, _) = self.in_arena(None, |p| {
+            p.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
+        });
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
         }
         Some(AstStruct { name, name_span, members, span: start.to(self.prev_span()) })
     }
 
-    fn struct_member(&mut self) -> Step<AstMember> {
+    fn struct_member(&mut self) -> Step<AstVarDecl> {
         let Some(t) = self.peek() else {
             return Step::End;
         };
@@ -316,15 +344,14 @@ impl<'a> Parser<'a> {
         }
         let start = self.here();
         let qualifiers = self.qualifiers();
+        let dims_from = self.exprs().len();
         let Some(ty) = self.type_specifier() else {
             self.expected("a member type");
             self.recover();
             return Step::Skip;
         };
-        match self.declarator_list(qualifiers, ty, start) {
-            Some(d) => {
-                Step::Item(AstMember { qualifiers: d.qualifiers, ty: d.ty, declarators: d.declarators, span: d.span })
-            }
+        match self.declarator_list(qualifiers, ty, dims_from, start) {
+            Some(d) => Step::Item(d),
             None => Step::Skip,
         }
     }
@@ -339,15 +366,36 @@ impl<'a> Parser<'a> {
         if self.eat(Punct::Semicolon) {
             return None;
         }
-        let ty = AstType { inner: TypeInner::User(decl.name), precision: None, dims: Vec::new(), span: decl.name_span };
-        self.declarator_list(qualifiers, ty, start)
+        // The struct is kept even when its declarators are not.
+        let mark = self.mark();
+        let base = self.types.intern(TypeInner::User(decl.name));
+        let ty = TypeSpec { base, precision: None, dims: Vec::new(), span: decl.name_span };
+        let vars = self.declarator_list(qualifiers, ty, self.exprs().len(), start);
+        if vars.is_none() {
+            self.rollback(mark);
+        }
+        vars
     }
 
-    /// After the return type, at the function name.
-    pub(crate) fn function_rest(&mut self, return_type: AstType, start: Span) -> Option<AstFunction> {
+    /// After the return type, at the function name. The return type's dimension expressions are the last ones
+    /// read, from `dims_from` on: they move to the function's own arena, which its parameters and body then fill.
+    pub(crate) fn function_rest(
+        &mut self,
+        mut return_type: TypeSpec,
+        dims_from: usize,
+        start: Span,
+    ) -> Option<AstFunction> {
         let name_tok = self.bump()?;
         let (name, name_span) = (name_tok.sym, name_tok.span);
-        let exprs_before = self.ast.exprs.len();
+        let mut exprs = ExprArena::new();
+        self.move_dims(dims_from, &mut exprs, &mut return_type.dims);
+        let (rest, exprs) = self.in_function_arena(exprs, |p| p.function_params_body());
+        let (params, body) = rest?;
+        Some(AstFunction { return_type, name, name_span, params, body, span: start.to(self.prev_span()), exprs })
+    }
+
+    /// `( parameters )` and `;` or a body.
+    fn function_params_body(&mut self) -> Option<(Vec<Guarded<AstParam>>, Option<AstBlock>)> {
         self.pos += 1; // (
         let params = self.guarded_list(&mut |p| p.parameter(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         if !self.expect(Punct::RParen, "')'") {
@@ -355,15 +403,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         if self.eat(Punct::Semicolon) {
-            return Some(AstFunction {
-                return_type,
-                name,
-                name_span,
-                params,
-                body: None,
-                span: start.to(self.prev_span()),
-                expr_count: self.ast.exprs.len() - exprs_before,
-            });
+            return Some((params, None));
         }
         if !self.is_punct(Punct::LBrace) {
             self.expected("'{' or ';'");
@@ -371,15 +411,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let body = self.block()?;
-        Some(AstFunction {
-            return_type,
-            name,
-            name_span,
-            params,
-            body: Some(body),
-            span: start.to(self.prev_span()),
-            expr_count: self.ast.exprs.len() - exprs_before,
-        })
+        Some((params, Some(body)))
     }
 
     fn parameter(&mut self) -> Step<AstParam> {
@@ -449,19 +481,25 @@ impl<'a> Parser<'a> {
                 self.skip_parameter();
             }
         }
-        let declares = self.macro_declared_name(name, &args);
+        let declares = self.macro_declared_name(name, &args).map(|(n, span)| MacroDeclares {
+            name: n,
+            span,
+            // The declared parameter's type depends on the variant: an unresolved user type named after the macro
+            // marks it as macro-typed.
+            ty: self.types.intern(TypeInner::User(name)),
+        });
         Step::Item(AstParam::Macro { name, args, declares, span: start.to(self.prev_span()) })
     }
 
     /// The parameter name a parameter macro declares: its body ends with one of its parameters, and the matching
     /// argument is a plain name.
-    fn macro_declared_name(&self, name: Name, args: &[ExprIdx]) -> Option<(Name, Span)> {
+    fn macro_declared_name(&self, name: Name, args: &[ExprId]) -> Option<(Name, Span)> {
         let info = self.macros.get(&name)?;
         let last = info.body.last()?;
         let index = info.params.as_ref()?.iter().position(|p| *p == last.sym)?;
-        let arg = &self.ast.exprs[*args.get(index)?];
+        let arg = &self.exprs()[*args.get(index)?];
         match arg.kind {
-            AstExprKind::Ident(n) => Some((n, arg.span)),
+            Expr::Ident(n) => Some((n, arg.span)),
             _ => None,
         }
     }

@@ -1,5 +1,11 @@
 //! The GLSL parser: one level's preprocessed tokens to an [`AstLevel`].
 //!
+//! Expressions are not tree nodes: the parser pushes IR [`Expression`]s, operands first, straight into the arena
+//! that owns them in the IR (see [`crate::ast`]), and interns types as it reads them. Whatever is read but then
+//! dropped (a construct with a syntax error, a macro body that is not an expression) is taken back out of those
+//! arenas ([`Parser::rollback`]), so they hold exactly the expressions and types the kept tree refers to, in the
+//! order a walk of that tree (operands first) would have produced them.
+//!
 //! Recursive descent with precedence climbing for binary operators. Every syntax error is reported
 //! (UnexpectedToken naming what was expected), then the parser recovers at the next `;` or `}` and goes on;
 //! errors met while recovering are not reported again. A nesting limit on expressions and statements turns
@@ -12,12 +18,33 @@ mod expr;
 mod items;
 mod stmt;
 
-use crate::ast::{AstExpr, AstExprKind, AstLevel, ExprIdx};
+use crate::ast::AstLevel;
 use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
+use cranelift_entity::{EntityRef, PrimaryMap};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
-use shaderlab_ir::{CondBranch, CondRegion, Guarded, Interner, Name, Precision, Span, SyntaxClue, TypeInner};
+use shaderlab_ir::{
+    ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Guarded, Interner, Name, Precision, Span, SyntaxClue,
+    TypeArena, TypeInner,
+};
+
+/// An expression arena of the IR.
+pub(crate) type ExprArena = PrimaryMap<ExprId, Expression>;
+
+/// The sizes of the arenas the parser adds to, at some point: [`Parser::rollback`] drops what came after.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    function_exprs: usize,
+    global_exprs: usize,
+    types: usize,
+}
+
+thread_local! {
+    /// The thread's buffer for reading a function's expressions (see [`Parser::in_function_arena`]): kept from a
+    /// level to the next and from a compile to the next, it grows only a few times.
+    static SPARE_EXPRS: std::cell::Cell<Vec<Expression>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,7 +179,18 @@ pub struct Parser<'a> {
     pub(crate) names: &'a Interner,
     kw: &'a Keywords,
     sink: &'a mut Sink,
-    pub(crate) ast: AstLevel,
+    /// The module's types: the parser interns every type it keeps, in reading order.
+    pub(crate) types: &'a mut TypeArena,
+    /// The module's expressions outside functions (global initializers and array sizes, struct member array
+    /// sizes, macro bodies).
+    global_exprs: &'a mut ExprArena,
+    /// The arena of the function whose parameters or body are being read; `None` outside functions. New
+    /// expressions go here when it is set, to `global_exprs` otherwise.
+    function_exprs: Option<ExprArena>,
+    /// An empty buffer with room, for the next function's expressions: a function is read into it, then moved to
+    /// an arena of the exact size (one copy, instead of one per doubling of a growing arena). It comes from
+    /// [`SPARE_EXPRS`] and goes back there at the end of [`Parser::parse_level`].
+    spare_exprs: Vec<Expression>,
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
     pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
     /// Struct names declared so far (to tell declarations from expressions).
@@ -171,7 +209,8 @@ pub struct Parser<'a> {
 /// What a list element parser saw.
 pub(crate) enum Step<T> {
     Item(T),
-    /// Nothing produced (an error already reported, or a separator), keep going.
+    /// Nothing produced (an error already reported, or a separator), keep going. The expressions and types made
+    /// while reading it are dropped.
     Skip,
     /// The list ends here (the closing token is not consumed).
     End,
@@ -185,6 +224,8 @@ impl<'a> Parser<'a> {
         names: &'a Interner,
         kw: &'a Keywords,
         sink: &'a mut Sink,
+        types: &'a mut TypeArena,
+        global_exprs: &'a mut ExprArena,
         macros: &'a mut HashMap<Name, MacroInfo>,
         type_names: &'a mut HashSet<Name>,
         max_depth: usize,
@@ -197,8 +238,10 @@ impl<'a> Parser<'a> {
             names,
             kw,
             sink,
-            // About one expression per two tokens: growing the arena by doubling would copy it repeatedly.
-            ast: AstLevel { exprs: la_arena::Arena::with_capacity(toks.len() / 2 + 16), items: Vec::new() },
+            types,
+            global_exprs,
+            function_exprs: None,
+            spare_exprs: SPARE_EXPRS.take(),
             macros,
             type_names,
             depth: 0,
@@ -220,8 +263,8 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.ast.items = items;
-        self.ast
+        SPARE_EXPRS.set(std::mem::take(&mut self.spare_exprs));
+        AstLevel { items }
     }
 
     // ----- token access -----
@@ -338,8 +381,96 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub(crate) fn alloc(&mut self, kind: AstExprKind, span: Span) -> ExprIdx {
-        self.ast.exprs.alloc(AstExpr { kind, span })
+    // ----- expressions and types -----
+
+    /// The arena new expressions go to.
+    pub(crate) fn exprs(&self) -> &ExprArena {
+        self.function_exprs.as_ref().unwrap_or(self.global_exprs)
+    }
+
+    pub(crate) fn exprs_mut(&mut self) -> &mut ExprArena {
+        match &mut self.function_exprs {
+            Some(arena) => arena,
+            None => self.global_exprs,
+        }
+    }
+
+    /// Push an expression whose operands are already pushed.
+    pub(crate) fn alloc(&mut self, kind: Expr, span: Span) -> ExprId {
+        self.exprs_mut().push(Expression { kind, span })
+    }
+
+    pub(crate) fn span_of(&self, e: ExprId) -> Span {
+        self.exprs()[e].span
+    }
+
+    /// Read with `function_exprs` set to `arena` (`None`: outside functions, into `global_exprs`); gives the
+    /// arena back with the result.
+    pub(crate) fn in_arena<R>(
+        &mut self,
+        arena: Option<ExprArena>,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> (R, Option<ExprArena>) {
+        let outer = std::mem::replace(&mut self.function_exprs, arena);
+        let r = f(self);
+        (r, std::mem::replace(&mut self.function_exprs, outer))
+    }
+
+    /// Read a function's parameters and body with its own arena, which starts with `exprs` (its return type's
+    /// dimensions); gives the arena back with the result, sized to its expressions.
+    pub(crate) fn in_function_arena<R>(&mut self, exprs: ExprArena, f: impl FnOnce(&mut Self) -> R) -> (R, ExprArena) {
+        let mut buffer = std::mem::take(&mut self.spare_exprs);
+        buffer.append(&mut exprs.into());
+        let (r, buffer) = self.in_arena(Some(buffer.into()), f);
+        let mut buffer: Vec<Expression> = buffer.unwrap_or_default().into();
+        let mut exact = Vec::with_capacity(buffer.len());
+        exact.append(&mut buffer);
+        if buffer.capacity() > self.spare_exprs.capacity() {
+            self.spare_exprs = buffer;
+        }
+        (r, exact.into())
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            function_exprs: self.function_exprs.as_ref().map_or(0, PrimaryMap::len),
+            global_exprs: self.global_exprs.len(),
+            types: self.types.len(),
+        }
+    }
+
+    /// Drop the expressions and types made since `mark` (taken in the same function context): what was read
+    /// since is not kept.
+    pub(crate) fn rollback(&mut self, mark: Mark) {
+        if let Some(arena) = &mut self.function_exprs {
+            truncate(arena, mark.function_exprs);
+        }
+        truncate(self.global_exprs, mark.global_exprs);
+        self.types.truncate(mark.types);
+    }
+
+    /// Push copies of the expressions `from..to` of the current arena (the dimensions of a declaration's type,
+    /// whole trees) and renumber `dims`, which refers to them, to the copies.
+    pub(crate) fn copy_dims(&mut self, from: usize, to: usize, dims: &mut [ArrayDim]) {
+        let arena = self.exprs_mut();
+        let base = arena.len();
+        for i in from..to {
+            let copy = renumbered(&arena[ExprId::new(i)], from, base);
+            arena.push(copy);
+        }
+        renumber_dims(dims, from, base);
+    }
+
+    /// Move the expressions `from..` of the current arena (a return type's dimensions, whole trees, read before
+    /// the type was known to be a function's) to the end of `arena`, renumbering `dims` which refers to them.
+    pub(crate) fn move_dims(&mut self, from: usize, arena: &mut ExprArena, dims: &mut [ArrayDim]) {
+        let outer = self.exprs_mut();
+        let base = arena.len();
+        for i in from..outer.len() {
+            arena.push(renumbered(&outer[ExprId::new(i)], from, base));
+        }
+        truncate(outer, from);
+        renumber_dims(dims, from, base);
     }
 
     // ----- errors and recovery -----
@@ -546,10 +677,16 @@ impl<'a> Parser<'a> {
                 }
             }
             let before = self.pos;
+            let mark = self.mark();
             match element(self) {
                 Step::Item(item) => items.push(Guarded::Item(item)),
-                Step::Skip => {}
-                Step::End => break,
+                // Nothing of what the element parser read is kept (a construct with an error): neither are its
+                // expressions and types.
+                Step::Skip => self.rollback(mark),
+                Step::End => {
+                    self.rollback(mark);
+                    break;
+                }
             }
             if self.pos == before {
                 // No progress: drop the token so that the loop ends.
@@ -666,6 +803,36 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             self.pos += 1;
+        }
+    }
+}
+
+/// Drop the expressions after the first `len`.
+fn truncate(arena: &mut ExprArena, len: usize) {
+    if arena.len() > len {
+        let mut exprs: Vec<Expression> = std::mem::take(arena).into();
+        exprs.truncate(len);
+        *arena = exprs.into();
+    }
+}
+
+/// The id that expression `id`, of a run of whole trees starting at `from`, gets when the run starts at `base`.
+fn renumber(id: ExprId, from: usize, base: usize) -> ExprId {
+    debug_assert!(id.index() >= from, "an operand outside the trees being moved");
+    ExprId::new(id.index() - from + base)
+}
+
+/// A copy of `e`, of a run of whole trees starting at `from`, for that run starting at `base`.
+fn renumbered(e: &Expression, from: usize, base: usize) -> Expression {
+    let mut copy = e.clone();
+    copy.kind.for_each_child_mut(&mut |c| *c = renumber(*c, from, base));
+    copy
+}
+
+fn renumber_dims(dims: &mut [ArrayDim], from: usize, base: usize) {
+    for d in dims {
+        if let ArrayDim::Sized(e) = d {
+            *e = renumber(*e, from, base);
         }
     }
 }

@@ -234,7 +234,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn paren_condition(&mut self) -> Option<crate::ast::ExprIdx> {
+    fn paren_condition(&mut self) -> Option<shaderlab_ir::ExprId> {
         if !self.expect(Punct::LParen, "'('") {
             self.recover();
             return None;
@@ -258,19 +258,20 @@ impl<'a> Parser<'a> {
             let vars = self.struct_declarators(&decl, qualifiers, start);
             return Some(AstStmt { kind: AstStmtKind::Struct(decl, vars), span: start.to(self.prev_span()) });
         }
+        let dims_from = self.exprs().len();
         let Some(ty) = self.type_specifier() else {
             self.expected("a type");
             self.recover();
             return None;
         };
         if self.peek().is_some_and(|t| t.kind == TokenKind::Ident) && self.punct_at(1, Punct::LParen) {
-            let f = self.function_rest(ty, start)?;
+            let f = self.function_rest(ty, dims_from, start)?;
             if f.body.is_some() {
                 self.expected_at_function(&f);
             }
             return Some(AstStmt { kind: AstStmtKind::Prototype(f), span: start.to(self.prev_span()) });
         }
-        let decl = self.declarator_list(qualifiers, ty, start)?;
+        let decl = self.declarator_list(qualifiers, ty, dims_from, start)?;
         self.resync();
         Some(AstStmt { kind: AstStmtKind::Decl(decl), span: start.to(self.prev_span()) })
     }

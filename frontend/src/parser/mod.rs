@@ -40,12 +40,6 @@ pub(crate) struct Mark {
     types: usize,
 }
 
-thread_local! {
-    /// The thread's buffer for reading a function's expressions (see [`Parser::in_function_arena`]): kept from a
-    /// level to the next and from a compile to the next, it grows only a few times.
-    static SPARE_EXPRS: std::cell::Cell<Vec<Expression>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kw {
@@ -187,10 +181,6 @@ pub struct Parser<'a> {
     /// The arena of the function whose parameters or body are being read; `None` outside functions. New
     /// expressions go here when it is set, to `global_exprs` otherwise.
     function_exprs: Option<ExprArena>,
-    /// An empty buffer with room, for the next function's expressions: a function is read into it, then moved to
-    /// an arena of the exact size (one copy, instead of one per doubling of a growing arena). It comes from
-    /// [`SPARE_EXPRS`] and goes back there at the end of [`Parser::parse_level`].
-    spare_exprs: Vec<Expression>,
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
     pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
     /// Struct names declared so far (to tell declarations from expressions).
@@ -241,7 +231,6 @@ impl<'a> Parser<'a> {
             types,
             global_exprs,
             function_exprs: None,
-            spare_exprs: SPARE_EXPRS.take(),
             macros,
             type_names,
             depth: 0,
@@ -263,7 +252,6 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        SPARE_EXPRS.set(std::mem::take(&mut self.spare_exprs));
         AstLevel { items }
     }
 
@@ -417,18 +405,31 @@ impl<'a> Parser<'a> {
     }
 
     /// Read a function's parameters and body with its own arena, which starts with `exprs` (its return type's
-    /// dimensions); gives the arena back with the result, sized to its expressions.
+    /// dimensions); gives the arena back with the result. The arena is reserved at the number of tokens the
+    /// function spans, a bound on its expressions (every expression node consumes a token of its own), so it
+    /// neither regrows nor gets copied into an exact-size one.
     pub(crate) fn in_function_arena<R>(&mut self, exprs: ExprArena, f: impl FnOnce(&mut Self) -> R) -> (R, ExprArena) {
-        let mut buffer = std::mem::take(&mut self.spare_exprs);
-        buffer.append(&mut exprs.into());
-        let (r, buffer) = self.in_arena(Some(buffer.into()), f);
-        let mut buffer: Vec<Expression> = buffer.unwrap_or_default().into();
-        let mut exact = Vec::with_capacity(buffer.len());
-        exact.append(&mut buffer);
-        if buffer.capacity() > self.spare_exprs.capacity() {
-            self.spare_exprs = buffer;
+        let mut arena: Vec<Expression> = Vec::with_capacity(exprs.len() + self.function_token_count());
+        arena.append(&mut exprs.into());
+        let (r, arena) = self.in_arena(Some(arena.into()), f);
+        (r, arena.unwrap_or_default())
+    }
+
+    /// Tokens from here to the `}` that closes the function body (the first `{` opens it), or to the `;` that
+    /// ends a prototype.
+    fn function_token_count(&self) -> usize {
+        let rest = self.toks.get(self.pos..).unwrap_or_default();
+        let mut depth = 0usize;
+        for (n, t) in rest.iter().enumerate() {
+            match t.kind {
+                TokenKind::Punct(Punct::LBrace) => depth += 1,
+                TokenKind::Punct(Punct::RBrace) if depth <= 1 => return n + 1,
+                TokenKind::Punct(Punct::RBrace) => depth -= 1,
+                TokenKind::Punct(Punct::Semicolon) if depth == 0 => return n + 1,
+                _ => {}
+            }
         }
-        (r, exact.into())
+        rest.len()
     }
 
     pub(crate) fn mark(&self) -> Mark {

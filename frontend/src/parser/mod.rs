@@ -40,6 +40,9 @@ pub(crate) struct Mark {
     types: usize,
 }
 
+/// How far [`Parser::function_token_count`] looks ahead.
+const FUNCTION_SCAN_LIMIT: usize = 4096;
+
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kw {
@@ -416,9 +419,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Tokens from here to the `}` that closes the function body (the first `{` opens it), or to the `;` that
-    /// ends a prototype.
+    /// ends a prototype; at most [`FUNCTION_SCAN_LIMIT`] (a longer function's arena grows past that), so that
+    /// broken input with many unclosed function bodies costs a bounded scan per function, not one to the end of
+    /// the text each.
     fn function_token_count(&self) -> usize {
         let rest = self.toks.get(self.pos..).unwrap_or_default();
+        let rest = &rest[..rest.len().min(FUNCTION_SCAN_LIMIT)];
         let mut depth = 0usize;
         for (n, t) in rest.iter().enumerate() {
             match t.kind {

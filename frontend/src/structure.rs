@@ -364,6 +364,21 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.pos += 1;
                 break;
             }
+            // Inside GLSL braces (function bodies, struct members) only braces and directives matter here: the run
+            // up to the next one is copied as a block.
+            if glsl_depth > 0 && !matches!(t.kind, TokenKind::Punct(Punct::LBrace | Punct::RBrace)) {
+                let end = self.toks[self.pos..]
+                    .iter()
+                    .position(|u| {
+                        matches!(u.kind, TokenKind::Punct(Punct::LBrace | Punct::RBrace))
+                            || (u.line_start && u.is_punct(Punct::Hash))
+                    })
+                    .map_or(self.toks.len(), |n| self.pos + n);
+                level.glsl.extend_from_slice(&self.toks[self.pos..end]);
+                self.pos = end;
+                statement_start = false;
+                continue;
+            }
             // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
             // broken GLSL line does not swallow the `VertexShader = ...;` after it).
             if glsl_depth == 0 && (statement_start || t.line_start) && t.kind == TokenKind::Ident {

@@ -11,6 +11,7 @@
 
 use crate::clue::{PassClue, PassClueKind, PassNote};
 use crate::resolve::{Resolution, Resolved, Symbol};
+use crate::small::SmallList;
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
@@ -95,10 +96,13 @@ impl Scalar {
     }
 }
 
+/// The components of a scalar, vector or matrix constant, column-major; up to a vector's 4 kept inline.
+pub type Components = SmallList<Scalar, 4>;
+
 /// A constant value: scalars, vectors and matrices as flat component lists (column-major), arrays as lists.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConstValue {
-    Components(Vec<Scalar>),
+    Components(Components),
     Array(Vec<ConstValue>),
 }
 
@@ -251,14 +255,9 @@ fn scalar_op(op: BinaryOp, a: Scalar, b: Scalar) -> Option<Scalar> {
     }
 }
 
-/// The components `items` yields (at most `n`), or `None` when one is `None`; allocated once, at the exact size
-/// (most values are one scalar).
-fn exact(n: usize, items: impl Iterator<Item = Option<Scalar>>) -> Option<Vec<Scalar>> {
-    let mut out = Vec::with_capacity(n);
-    for item in items {
-        out.push(item?);
-    }
-    Some(out)
+/// The components `items` yields, or `None` when one is `None`.
+fn exact(items: impl Iterator<Item = Option<Scalar>>) -> Option<Components> {
+    items.collect()
 }
 
 fn y_u32(s: Scalar) -> u32 {
@@ -269,8 +268,8 @@ fn y_u32(s: Scalar) -> u32 {
 }
 
 /// A pure builtin applied to constant components.
-fn builtin(name: &str, args: &[&[Scalar]]) -> Option<Vec<Scalar>> {
-    let unary = |f: fn(f32) -> f32| -> Option<Vec<Scalar>> {
+fn builtin(name: &str, args: &[&[Scalar]]) -> Option<Components> {
+    let unary = |f: fn(f32) -> f32| -> Option<Components> {
         let [a] = args else { return None };
         a.iter()
             .map(|s| match s {
@@ -279,7 +278,7 @@ fn builtin(name: &str, args: &[&[Scalar]]) -> Option<Vec<Scalar>> {
             })
             .collect()
     };
-    let pairwise = |f: fn(f32, f32) -> f32| -> Option<Vec<Scalar>> {
+    let pairwise = |f: fn(f32, f32) -> f32| -> Option<Components> {
         let [a, b] = args else { return None };
         let n = a.len().max(b.len());
         (0..n)
@@ -378,7 +377,7 @@ impl<'m> Folder<'m> {
     /// The components of `e`'s value, when it is a scalar, vector or matrix constant.
     fn components(&self, owner: Owner, e: ExprId) -> Option<&[Scalar]> {
         match self.value(owner, e) {
-            Some(ConstValue::Components(c)) => Some(c),
+            Some(ConstValue::Components(c)) => Some(c.as_slice()),
             _ => None,
         }
     }
@@ -413,7 +412,7 @@ impl<'m> Folder<'m> {
         e: &Expression,
     ) -> (Constness, Option<ConstValue>) {
         let m = self.m;
-        let one = |s: Scalar| Some(ConstValue::Components(vec![s]));
+        let one = |s: Scalar| Some(ConstValue::Components(Components::one(s)));
         match &e.kind {
             Expr::Literal(l) => (
                 Constness::Const,
@@ -459,19 +458,16 @@ impl<'m> Folder<'m> {
             Expr::Unary { op, operand } => {
                 let c = self.constness(owner, *operand);
                 let value = self.components(owner, *operand).and_then(|v| {
-                    exact(
-                        v.len(),
-                        v.iter().map(|s| match (op, s) {
-                            (UnaryOp::Plus, s) => Some(*s),
-                            (UnaryOp::Negate, Scalar::Int(i)) => Some(Scalar::Int(i.wrapping_neg())),
-                            (UnaryOp::Negate, Scalar::Uint(u)) => Some(Scalar::Uint(u.wrapping_neg())),
-                            (UnaryOp::Negate, Scalar::Float(f)) => Some(Scalar::Float(-f)),
-                            (UnaryOp::Not, Scalar::Bool(b)) => Some(Scalar::Bool(!b)),
-                            (UnaryOp::BitNot, Scalar::Int(i)) => Some(Scalar::Int(!i)),
-                            (UnaryOp::BitNot, Scalar::Uint(u)) => Some(Scalar::Uint(!u)),
-                            _ => None,
-                        }),
-                    )
+                    exact(v.iter().map(|s| match (op, s) {
+                        (UnaryOp::Plus, s) => Some(*s),
+                        (UnaryOp::Negate, Scalar::Int(i)) => Some(Scalar::Int(i.wrapping_neg())),
+                        (UnaryOp::Negate, Scalar::Uint(u)) => Some(Scalar::Uint(u.wrapping_neg())),
+                        (UnaryOp::Negate, Scalar::Float(f)) => Some(Scalar::Float(-f)),
+                        (UnaryOp::Not, Scalar::Bool(b)) => Some(Scalar::Bool(!b)),
+                        (UnaryOp::BitNot, Scalar::Int(i)) => Some(Scalar::Int(!i)),
+                        (UnaryOp::BitNot, Scalar::Uint(u)) => Some(Scalar::Uint(!u)),
+                        _ => None,
+                    }))
                     .map(ConstValue::Components)
                 });
                 (c, value)
@@ -501,20 +497,17 @@ impl<'m> Folder<'m> {
                         let compare = matches!(op, BinaryOp::Equal | BinaryOp::NotEqual);
                         if compare {
                             let eq = l == r;
-                            Some(ConstValue::Components(vec![Scalar::Bool(if *op == BinaryOp::Equal {
+                            Some(ConstValue::Components(Components::one(Scalar::Bool(if *op == BinaryOp::Equal {
                                 eq
                             } else {
                                 !eq
-                            })]))
+                            }))))
                         } else {
-                            exact(
-                                n,
-                                (0..n).map(|i| {
-                                    let a = *l.get(i).or(l.first().filter(|_| l.len() == 1))?;
-                                    let b = *r.get(i).or(r.first().filter(|_| r.len() == 1))?;
-                                    scalar_op(*op, a, b)
-                                }),
-                            )
+                            exact((0..n).map(|i| {
+                                let a = *l.get(i).or(l.first().filter(|_| l.len() == 1))?;
+                                let b = *r.get(i).or(r.first().filter(|_| r.len() == 1))?;
+                                scalar_op(*op, a, b)
+                            }))
                             .map(ConstValue::Components)
                         }
                     }
@@ -577,7 +570,7 @@ impl<'m> Folder<'m> {
                     (Access::Swizzle(sw), Some(ConstValue::Components(comps))) => sw
                         .iter()
                         .map(|&i| comps.get(i as usize).copied())
-                        .collect::<Option<Vec<_>>>()
+                        .collect::<Option<Components>>()
                         .map(ConstValue::Components),
                     _ => None,
                 };
@@ -603,10 +596,14 @@ impl<'m> Folder<'m> {
                 let value = match (self.value(owner, *base), index_value) {
                     (Some(ConstValue::Array(items)), Some(i)) => items.get(i as usize).cloned(),
                     (Some(ConstValue::Components(comps)), Some(i)) => match self.typing.exprs.get(owner, *base) {
-                        Type::Known(Ty::Vector(..)) => comps.get(i as usize).map(|s| ConstValue::Components(vec![*s])),
+                        Type::Known(Ty::Vector(..)) => {
+                            comps.get(i as usize).map(|s| ConstValue::Components(Components::one(*s)))
+                        }
                         Type::Known(Ty::Matrix { rows, .. }) => {
                             let r = *rows as usize;
-                            comps.get(i as usize * r..(i as usize + 1) * r).map(|c| ConstValue::Components(c.to_vec()))
+                            comps
+                                .get(i as usize * r..(i as usize + 1) * r)
+                                .map(|c| ConstValue::Components(Components::from_slice(c)))
                         }
                         _ => None,
                     },
@@ -635,9 +632,11 @@ impl<'m> Folder<'m> {
                     shaderlab_ir::ScalarKind::Float => Scalar::Float(0.0),
                 };
                 let n = target.components()? as usize;
-                let flat: Vec<Scalar> =
-                    args.iter().map(|a| self.components(owner, *a)).collect::<Option<Vec<_>>>()?.concat();
-                let flat: Vec<Scalar> = flat.into_iter().map(|s| s.convert(like)).collect();
+                // The arguments' components, converted (at most a mat4's 16, inline, for the common sizes).
+                let mut flat: SmallList<Scalar, 16> = SmallList::new();
+                for a in args {
+                    flat.extend(self.components(owner, *a)?.iter().map(|s| s.convert(like)));
+                }
                 let single_scalar = args.len() == 1 && flat.len() == 1;
                 if single_scalar && n > 1 {
                     if let Ty::Matrix { columns, rows } = target {
@@ -647,10 +646,10 @@ impl<'m> Folder<'m> {
                             (0..c * r).map(|i| if i / r == i % r { flat[0] } else { zero }).collect(),
                         ));
                     }
-                    return Some(ConstValue::Components(vec![flat[0]; n]));
+                    return Some(ConstValue::Components((0..n).map(|_| flat[0]).collect()));
                 }
                 (flat.len() >= n && !matches!(target, Ty::Matrix { .. }) || flat.len() == n)
-                    .then(|| ConstValue::Components(flat[..n].to_vec()))
+                    .then(|| ConstValue::Components(Components::from_slice(&flat[..n])))
             }
             _ => None,
         }

@@ -12,6 +12,7 @@ pub mod clue;
 pub mod consts;
 pub mod io;
 pub mod resolve;
+pub mod small;
 pub mod table;
 pub mod ty;
 pub mod typing;

@@ -16,6 +16,7 @@
 
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
+use crate::small::SmallList;
 use crate::table::{ExprTable, Owner};
 use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
@@ -26,7 +27,7 @@ use shaderlab_ir::{
 };
 
 /// What a name in expression position stands for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Symbol {
     Local(LocalId),
     Global(GlobalId),
@@ -39,6 +40,9 @@ pub enum Symbol {
     IoMember(StructId, Name),
 }
 
+/// The symbols a name resolves to: almost always one, kept inline.
+pub type Symbols = SmallList<Symbol, 1>;
+
 /// The resolution of an identifier expression.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Resolved {
@@ -46,7 +50,7 @@ pub enum Resolved {
     #[default]
     NotAName,
     /// One declaration, or several alternatives from exclusive conditional branches.
-    Symbols(Vec<Symbol>),
+    Symbols(Symbols),
     /// Unresolvable; the clue is reported.
     Unresolved,
 }
@@ -59,7 +63,7 @@ pub enum CallTarget {
     NotACall,
     /// User overloads visible at the call (declared before it) and whether a builtin of that name exists.
     Callable {
-        user: Vec<FunctionId>,
+        user: SmallList<FunctionId, 1>,
         builtin: bool,
     },
     /// A struct constructor.
@@ -791,10 +795,10 @@ impl<'m> Resolver<'m> {
         let mut incompatible: Option<Span> = None;
         for scope in self.locals.iter().rev() {
             if let Some(decls) = scope.names.get(&name) {
-                let found: Vec<Symbol> = match decls.as_slice() {
+                let found: Symbols = match decls.as_slice() {
                     // One declaration (the common case): no collecting.
-                    [(l, c, _)] if c.compatible_memo(ctx, &self.self_compatible) => vec![Symbol::Local(*l)],
-                    [_] => Vec::new(),
+                    [(l, c, _)] if c.compatible_memo(ctx, &self.self_compatible) => Symbols::one(Symbol::Local(*l)),
+                    [_] => Symbols::new(),
                     _ => decls
                         .iter()
                         .filter(|(_, c, _)| c.compatible_memo(ctx, &self.self_compatible))
@@ -811,12 +815,12 @@ impl<'m> Resolver<'m> {
             let Some(decls) = level.names.get(&name) else {
                 continue;
             };
-            let found: Vec<Symbol> = match decls.as_slice() {
+            let found: Symbols = match decls.as_slice() {
                 // One declaration (the common case): no collecting.
                 [Decl { kind: DeclKind::Var(g), ctx: c, .. }] if c.compatible_memo(ctx, &self.self_compatible) => {
-                    vec![Symbol::Global(*g)]
+                    Symbols::one(Symbol::Global(*g))
                 }
-                [_] => Vec::new(),
+                [_] => Symbols::new(),
                 _ => decls
                     .iter()
                     .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
@@ -846,13 +850,13 @@ impl<'m> Resolver<'m> {
     ) -> Resolved {
         let text = self.name(name);
         if let Some(var) = builtins::variable(text) {
-            return Resolved::Symbols(vec![Symbol::Builtin(var.name)]);
+            return Resolved::Symbols(Symbols::one(Symbol::Builtin(var.name)));
         }
         if text == builtins::DEPTH_RANGE {
-            return Resolved::Symbols(vec![Symbol::Builtin(builtins::DEPTH_RANGE)]);
+            return Resolved::Symbols(Symbols::one(Symbol::Builtin(builtins::DEPTH_RANGE)));
         }
         if let Some(member) = self.io_member(name) {
-            return Resolved::Symbols(vec![member]);
+            return Resolved::Symbols(Symbols::one(member));
         }
         if let Some(first) = incompatible {
             let clue =
@@ -868,7 +872,7 @@ impl<'m> Resolver<'m> {
             return Resolved::Unresolved;
         }
         if self.preserving && is_macro_style(text) {
-            return Resolved::Symbols(vec![Symbol::RuntimeMacro(name)]);
+            return Resolved::Symbols(Symbols::one(Symbol::RuntimeMacro(name)));
         }
         if self.incomplete {
             return Resolved::Unresolved;
@@ -882,7 +886,7 @@ impl<'m> Resolver<'m> {
         if let Some(structs) = self.lookup_struct(name, ctx) {
             return CallTarget::Constructor(structs);
         }
-        let mut user: Vec<FunctionId> = Vec::new();
+        let mut user: SmallList<FunctionId, 1> = SmallList::new();
         for scope in self.locals.iter().rev() {
             if let Some(f) = scope.functions.get(&name) {
                 user.extend(f.iter().copied());

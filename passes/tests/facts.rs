@@ -3,7 +3,7 @@
 
 use shaderlab_frontend::{parse, MapResolver, Options};
 use shaderlab_ir::{Expr, Module, ScalarKind};
-use shaderlab_passes::consts::{ConstValue, Scalar};
+use shaderlab_passes::consts::{Components, ConstValue, Scalar};
 use shaderlab_passes::io::FragmentOutput;
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::{run_passes, Facts, Owner, Ty, Type, UnknownReason};
@@ -174,10 +174,14 @@ fn constants_fold_with_glsl_rules() {
         let g = m.globals.values().find(|g| m.name(g.name) == name).expect(name);
         facts.consts.values.get(Owner::Global, g.init.expect("init")).clone()
     };
-    assert_eq!(value("N"), Some(ConstValue::Components(vec![Scalar::Int(7)])));
-    assert_eq!(value("BIG"), Some(ConstValue::Components(vec![Scalar::Int(i32::MIN)])), "32-bit wrap-around");
-    assert_eq!(value("Y"), Some(ConstValue::Components(vec![Scalar::Float(4.0)])));
-    assert_eq!(value("U"), Some(ConstValue::Components(vec![Scalar::Uint(3)])));
+    assert_eq!(value("N"), Some(ConstValue::Components(Components::one(Scalar::Int(7)))));
+    assert_eq!(
+        value("BIG"),
+        Some(ConstValue::Components(Components::one(Scalar::Int(i32::MIN)))),
+        "32-bit wrap-around"
+    );
+    assert_eq!(value("Y"), Some(ConstValue::Components(Components::one(Scalar::Float(4.0)))));
+    assert_eq!(value("U"), Some(ConstValue::Components(Components::one(Scalar::Uint(3)))));
     let arr = m.globals.iter().find(|(_, g)| m.name(g.name) == "arr").map(|(id, _)| id).expect("arr");
     assert_eq!(facts.typing.globals[arr], Some(Ty::Array(Box::new(Ty::FLOAT), shaderlab_passes::ArrayLen::Known(7))));
 }

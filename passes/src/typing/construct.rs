@@ -1,6 +1,6 @@
 //! Constructors, struct constructors and member access (struct fields and swizzles).
 
-use super::{same_type, Access, Type, Typer, UnknownReason};
+use super::{same_type, Access, Swizzle, Type, Typer, UnknownReason};
 use crate::clue::TypeClue;
 use crate::table::Owner;
 use crate::ty::{ArrayLen, Ty};
@@ -11,7 +11,7 @@ fn constructible_component(t: &Ty) -> bool {
 }
 
 /// Swizzle letters to component indices: one set (xyzw, rgba, stpq), 1 to 4 components, all below `size`.
-pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
+pub fn parse_swizzle(text: &str, size: u8) -> Result<Swizzle, String> {
     const SETS: [&str; 3] = ["xyzw", "rgba", "stpq"];
     // The position of `c` in a set (the sets are ASCII: a byte scan finds what `str::find` would).
     fn position(set: &str, c: char) -> Option<usize> {
@@ -24,7 +24,7 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
     let Some(set) = SETS.iter().find(|s| position(s, first).is_some()) else {
         return Err(format!("'{first}' is not a component name"));
     };
-    let mut out = Vec::with_capacity(text.len());
+    let mut out = Swizzle::new();
     for c in text.chars() {
         let Some(i) = position(set, c) else {
             return if SETS.iter().any(|s| position(s, c).is_some()) {

@@ -14,6 +14,7 @@ pub mod ops;
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
+use crate::small::SmallList;
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
@@ -76,6 +77,9 @@ pub enum Callee {
     Struct(StructId),
 }
 
+/// The component indices of a swizzle (1 to 4, kept inline).
+pub type Swizzle = SmallList<u8, 4>;
+
 /// What `base.name` is.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Access {
@@ -84,7 +88,7 @@ pub enum Access {
     /// The member at this index of the struct's flattened member list.
     Field(usize),
     /// Component indices (0..4).
-    Swizzle(Vec<u8>),
+    Swizzle(Swizzle),
 }
 
 #[derive(Debug, Default)]

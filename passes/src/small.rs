@@ -1,0 +1,162 @@
+//! A list of `Copy` items kept inline up to a few items, on the heap beyond that.
+//!
+//! The passes' tables hold one value per expression; most lists in them are short (one symbol for a name, a few
+//! components for a constant). Keeping those inline spares an allocation when a table is filled and a free when
+//! it is dropped.
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+/// Up to `N` items inline, more on the heap. Reads as a slice (through `Deref`).
+#[derive(Clone)]
+pub enum SmallList<T: Copy, const N: usize> {
+    /// The first `len` items of `items` (the rest are filler copies).
+    Inline { len: u8, items: [T; N] },
+    /// More than `N` items, or none (an empty `Vec` does not allocate).
+    Heap(Vec<T>),
+}
+
+impl<T: Copy, const N: usize> SmallList<T, N> {
+    /// An empty list.
+    pub const fn new() -> Self {
+        SmallList::Heap(Vec::new())
+    }
+
+    /// A list of one item.
+    pub fn one(item: T) -> Self {
+        SmallList::from_slice(&[item])
+    }
+
+    /// A list of copies of `items`.
+    pub fn from_slice(items: &[T]) -> Self {
+        match items.first() {
+            Some(&first) if items.len() <= N => SmallList::Inline {
+                len: items.len() as u8,
+                items: std::array::from_fn(|i| items.get(i).copied().unwrap_or(first)),
+            },
+            _ => SmallList::Heap(items.to_vec()),
+        }
+    }
+
+    /// Append an item (moving the list to the heap when it outgrows `N`).
+    pub fn push(&mut self, item: T) {
+        match self {
+            SmallList::Inline { len, items } if (*len as usize) < N => {
+                items[*len as usize] = item;
+                *len += 1;
+            }
+            SmallList::Inline { items, .. } => {
+                let mut heap = Vec::with_capacity(2 * N);
+                heap.extend_from_slice(items);
+                heap.push(item);
+                *self = SmallList::Heap(heap);
+            }
+            SmallList::Heap(heap) if heap.is_empty() && N > 0 => *self = SmallList::Inline { len: 1, items: [item; N] },
+            SmallList::Heap(heap) => heap.push(item),
+        }
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T: Copy, const N: usize> Default for SmallList<T, N> {
+    fn default() -> Self {
+        SmallList::new()
+    }
+}
+
+impl<T: Copy, const N: usize> Deref for SmallList<T, N> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        match self {
+            SmallList::Inline { len, items } => &items[..*len as usize],
+            SmallList::Heap(heap) => heap,
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> DerefMut for SmallList<T, N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            SmallList::Inline { len, items } => &mut items[..*len as usize],
+            SmallList::Heap(heap) => heap,
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> FromIterator<T> for SmallList<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut list = SmallList::new();
+        list.extend(iter);
+        list
+    }
+}
+
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a SmallList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy, const N: usize> Extend<T> for SmallList<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        for item in iter {
+            self.push(item);
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> From<Vec<T>> for SmallList<T, N> {
+    /// Inline when it fits (the vector is freed), else the vector itself.
+    fn from(items: Vec<T>) -> Self {
+        if items.len() <= N {
+            SmallList::from_slice(&items)
+        } else {
+            SmallList::Heap(items)
+        }
+    }
+}
+
+/// Equal when the items are, wherever they are kept.
+impl<T: Copy + PartialEq, const N: usize> PartialEq for SmallList<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Copy + Eq, const N: usize> Eq for SmallList<T, N> {}
+
+/// Formats as the slice of items.
+impl<T: Copy + fmt::Debug, const N: usize> fmt::Debug for SmallList<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SmallList;
+
+    #[test]
+    fn grows_from_inline_to_heap() {
+        let mut list: SmallList<u32, 2> = SmallList::new();
+        assert!(list.is_empty());
+        list.push(1);
+        list.push(2);
+        assert!(matches!(list, SmallList::Inline { len: 2, .. }));
+        list.push(3);
+        assert!(matches!(list, SmallList::Heap(_)));
+        assert_eq!(list.as_slice(), &[1, 2, 3]);
+        assert_eq!(list, (1..4).collect());
+        assert_eq!(SmallList::<u32, 2>::from(vec![7]), SmallList::one(7));
+        assert_eq!(format!("{:?}", SmallList::<u32, 2>::from_slice(&[4, 5])), "[4, 5]");
+    }
+}

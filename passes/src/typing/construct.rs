@@ -24,7 +24,7 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Swizzle, String> {
     let Some(set) = SETS.iter().find(|s| position(s, first).is_some()) else {
         return Err(format!("'{first}' is not a component name"));
     };
-    let mut out = Swizzle::new();
+    let mut out = Swizzle::default();
     for c in text.chars() {
         let Some(i) = position(set, c) else {
             return if SETS.iter().any(|s| position(s, c).is_some()) {
@@ -36,7 +36,7 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Swizzle, String> {
         if i as u8 >= size {
             return Err(format!("component '{c}' out of range for a {size}-component vector"));
         }
-        out.push(i as u8);
+        out.push(i as u8).ok_or("a swizzle selects 1 to 4 components")?;
     }
     Ok(out)
 }

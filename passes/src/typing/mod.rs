@@ -14,7 +14,6 @@ pub mod ops;
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
-use crate::small::SmallList;
 use crate::table::{ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
@@ -77,8 +76,38 @@ pub enum Callee {
     Struct(StructId),
 }
 
-/// The component indices of a swizzle (1 to 4, kept inline).
-pub type Swizzle = SmallList<u8, 4>;
+/// The component indices (each 0..4) of a swizzle, 1 to 4 of them; reads as a slice.
+///
+/// Kept inline (no allocation), so the access table owns no heap memory.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Swizzle {
+    len: u8,
+    components: [u8; 4],
+}
+
+impl Swizzle {
+    /// Append a component; `None` when there are already 4.
+    fn push(&mut self, component: u8) -> Option<()> {
+        *self.components.get_mut(self.len as usize)? = component;
+        self.len += 1;
+        Some(())
+    }
+}
+
+impl std::ops::Deref for Swizzle {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.components[..self.len as usize]
+    }
+}
+
+/// Formats as the slice of components.
+impl std::fmt::Debug for Swizzle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
 
 /// What `base.name` is.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -916,7 +945,7 @@ impl<'m> Typer<'m> {
             Expr::Member { base, .. } => {
                 if let Access::Swizzle(components) = self.out.access.get(owner, e) {
                     let mut seen = [false; 4];
-                    for &c in components {
+                    for &c in components.iter() {
                         if std::mem::replace(&mut seen[(c & 3) as usize], true) {
                             return Some("a swizzle with repeated components".into());
                         }

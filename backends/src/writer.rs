@@ -214,20 +214,7 @@ impl Probe<'_> {
                 }
             };
             // Without interface objects, only the uses reachability listed can mention an interface name.
-            match self.plan.struct_uses.get(&f) {
-                Some(uses) if !self.plan.io.has_objects(f) => {
-                    for &e in uses {
-                        if let Some(expr) = func.exprs.get(e) {
-                            visit(e, expr);
-                        }
-                    }
-                }
-                _ => {
-                    for (e, expr) in func.exprs.iter() {
-                        visit(e, expr);
-                    }
-                }
-            }
+            for_each_listed_use(self.plan, f, func, &mut visit);
             if frag_output {
                 for binding in output_bindings(m, self.program, self.d) {
                     refs.extend(m.names.lookup(binding.name()));
@@ -715,22 +702,8 @@ impl<'a> Writer<'a> {
                         _ => {}
                     }
                 };
-                // Without interface objects, only the struct uses reachability listed can add a need (in the
-                // same order as a walk of the whole arena would).
-                match self.plan.struct_uses.get(f) {
-                    Some(uses) if !self.plan.io.has_objects(*f) => {
-                        for &e in uses {
-                            if let Some(expr) = func.exprs.get(e) {
-                                visit(e, expr);
-                            }
-                        }
-                    }
-                    _ => {
-                        for (e, expr) in func.exprs.iter() {
-                            visit(e, expr);
-                        }
-                    }
-                }
+                // Without interface objects, only the struct uses reachability listed can add a need.
+                for_each_listed_use(self.plan, *f, func, &mut visit);
             }
             GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
         }
@@ -835,6 +808,31 @@ enum Piece {
 
 /// Whether a text has a newline. Lines are short: a branch-free pass over every byte (which the compiler turns
 /// into vector compares) is cheaper than a search that stops at the first hit.
+/// Visit the expressions of `func` that can mention an interface name or need a struct: when the function has no
+/// interface objects, the uses reachability listed for it (`StagePlan::struct_uses`); otherwise its whole arena.
+/// Both in arena order.
+fn for_each_listed_use(
+    plan: &StagePlan,
+    f: shaderlab_ir::FunctionId,
+    func: &shaderlab_ir::Function,
+    visit: &mut dyn FnMut(shaderlab_ir::ExprId, &shaderlab_ir::Expression),
+) {
+    match plan.struct_uses.get(&f) {
+        Some(uses) if !plan.io.has_objects(f) => {
+            for &e in uses {
+                if let Some(expr) = func.exprs.get(e) {
+                    visit(e, expr);
+                }
+            }
+        }
+        _ => {
+            for (e, expr) in func.exprs.iter() {
+                visit(e, expr);
+            }
+        }
+    }
+}
+
 fn has_newline(text: &str) -> bool {
     text.as_bytes().iter().fold(0u8, |found, &b| found | u8::from(b == b'\n')) != 0
 }

@@ -243,6 +243,18 @@ impl Printer {
         self.indent -= 1;
     }
 
+    /// The end of a variable declaration, after its name: `[n]`, ` = init`, `;` and the line break.
+    fn declaration_tail(&mut self, array: Option<&str>, init: Option<&Expr>) {
+        if let Some(n) = array {
+            self.out.push_str(&format!("[{n}]"));
+        }
+        if let Some(init) = init {
+            self.out.push_str(" = ");
+            self.expr(init);
+        }
+        self.out.push_str(";\n");
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Decl { constant, ty, name, array, init } => {
@@ -253,14 +265,7 @@ impl Printer {
                 self.out.push_str(ty);
                 self.out.push(' ');
                 self.out.push_str(name);
-                if let Some(n) = array {
-                    self.out.push_str(&format!("[{n}]"));
-                }
-                if let Some(init) = init {
-                    self.out.push_str(" = ");
-                    self.expr(init);
-                }
-                self.out.push_str(";\n");
+                self.declaration_tail(array.as_deref(), init.as_ref());
             }
             Stmt::Assign { target, op, value } => {
                 self.start();
@@ -431,14 +436,7 @@ impl Printer {
                     self.out.push(' ');
                 }
                 self.out.push_str(&format!("{ty} {name}"));
-                if let Some(n) = array {
-                    self.out.push_str(&format!("[{n}]"));
-                }
-                if let Some(init) = init {
-                    self.out.push_str(" = ");
-                    self.expr(init);
-                }
-                self.out.push_str(";\n");
+                self.declaration_tail(array.as_deref(), init.as_ref());
             }
             Item::Function(f) => self.function(f),
             Item::Prototype(f) => {

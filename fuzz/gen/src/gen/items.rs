@@ -195,25 +195,8 @@ fn constant(scope: &Scope) -> Gen<Items> {
                 .boxed();
         }
         let ty = if ty.is_basic() { ty } else { Ty::FLOAT };
-        let mut init_scope = after.clone();
-        init_scope.const_only = true;
-        let text = after.glsl(&ty);
-        expr_of(&ty, after.config.max_expr_depth, &init_scope)
-            .prop_map(move |init| {
-                let mut after = after.clone();
-                after.declare(name.clone(), ty.clone(), Access::Const);
-                (
-                    vec![Item::Global {
-                        qualifier: Some("const"),
-                        ty: text.clone(),
-                        name: name.clone(),
-                        array: None,
-                        init: Some(init),
-                    }],
-                    after,
-                )
-            })
-            .boxed()
+        let depth = after.config.max_expr_depth;
+        initialized_global(after, name, ty, Some("const"), Access::Const, depth)
     })
 }
 
@@ -224,26 +207,32 @@ fn private_global(scope: &Scope) -> Gen<Items> {
         let ty = if ty.is_basic() { ty } else { Ty::VEC3 };
         let mut after = s.clone();
         let name = after.fresh("g");
-        let mut init_scope = after.clone();
-        init_scope.const_only = true;
-        let text = after.glsl(&ty);
-        expr_of(&ty, 1, &init_scope)
-            .prop_map(move |init| {
-                let mut after = after.clone();
-                after.declare(name.clone(), ty.clone(), Access::Write);
-                (
-                    vec![Item::Global {
-                        qualifier: None,
-                        ty: text.clone(),
-                        name: name.clone(),
-                        array: None,
-                        init: Some(init),
-                    }],
-                    after,
-                )
-            })
-            .boxed()
+        initialized_global(after, name, ty, None, Access::Write, 1)
     })
+}
+
+/// `[qualifier] T name = c;` with a constant initializer of at most `depth`, declared in `after` with `access`.
+fn initialized_global(
+    after: Scope,
+    name: crate::ast::Name,
+    ty: Ty,
+    qualifier: Option<&'static str>,
+    access: Access,
+    depth: u32,
+) -> Gen<Items> {
+    let mut init_scope = after.clone();
+    init_scope.const_only = true;
+    let text = after.glsl(&ty);
+    expr_of(&ty, depth, &init_scope)
+        .prop_map(move |init| {
+            let mut after = after.clone();
+            after.declare(name.clone(), ty.clone(), access);
+            (
+                vec![Item::Global { qualifier, ty: text.clone(), name: name.clone(), array: None, init: Some(init) }],
+                after,
+            )
+        })
+        .boxed()
 }
 
 /// `#ifdef M <global> [#else <global of the same name and type>] #endif`. With both branches the name exists

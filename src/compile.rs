@@ -1,7 +1,7 @@
 //! `compile`: source -> validated module -> GLSL ES per pass (`spec/codegen.md`). Backend refusals become
 //! diagnostics (`UnsupportedInTarget`, `ArrayOfArrays`) with a note naming the pass and target.
 
-use crate::{analyze, Diagnostic, IncludeResolver, Options};
+use crate::{Diagnostic, IncludeResolver, Options};
 use serde_json::{json, Value};
 use shaderlab_backends::{Backend, BackendErrorKind, Reflection, Stage, StageSources, Target};
 use shaderlab_ir::{Module, Note, PassId, PassKind, Severity};
@@ -108,9 +108,12 @@ pub fn compile_report(
     target: Target,
     backend_options: &shaderlab_backends::Options,
 ) -> Compiled {
-    let analysis = analyze(source, includes, options);
+    // The frontend and the passes, without `analyze`'s diagnostics: `validate` collects the same list again (and
+    // it is the one reported), so collecting it here too would be wasted work.
+    let module = crate::parse(source, includes, options);
+    let facts = shaderlab_passes::run_passes(&module);
     let (passes, diagnostics) = {
-        match shaderlab_validator::validate(&analysis.module, &analysis.facts) {
+        match shaderlab_validator::validate(&module, &facts) {
             Err(diagnostics) => (Vec::new(), diagnostics),
             Ok(valid) => {
                 let backend = shaderlab_backends::backend(target);
@@ -125,7 +128,7 @@ pub fn compile_report(
             }
         }
     };
-    Compiled { module: analysis.module, target, passes, diagnostics }
+    Compiled { module, target, passes, diagnostics }
 }
 
 fn emit_all(

@@ -90,41 +90,84 @@ impl ProgramPlan {
 
 /// Declarations of a pass's scope chain by name (every branch of every conditional).
 pub(crate) struct ChainIndex {
-    pub functions: HashMap<Name, Vec<FunctionId>>,
-    pub globals: HashMap<Name, Vec<GlobalId>>,
-    pub structs: HashMap<Name, Vec<StructId>>,
-    pub macros: HashMap<Name, Vec<MacroId>>,
+    pub functions: ByName<FunctionId>,
+    pub globals: ByName<GlobalId>,
+    pub structs: ByName<StructId>,
+    pub macros: ByName<MacroId>,
+}
+
+/// Declarations of one kind by name. Most names are declared once: the first declaration is kept in the map
+/// itself and only a name declared again (in another branch of a conditional) gets a list.
+pub(crate) struct ByName<K>(HashMap<Name, Ids<K>>);
+
+enum Ids<K> {
+    One(K),
+    Many(Vec<K>),
+}
+
+impl<K: Copy> ByName<K> {
+    /// Room for `n` names (the module's count of the kind: the chain declares at most that many).
+    fn with_capacity(n: usize) -> Self {
+        ByName(HashMap::with_capacity_and_hasher(n, Default::default()))
+    }
+
+    fn push(&mut self, name: Name, id: K) {
+        match self.0.entry(name) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(Ids::One(id));
+            }
+            std::collections::hash_map::Entry::Occupied(mut slot) => match slot.get_mut() {
+                Ids::One(first) => {
+                    let first = *first;
+                    slot.insert(Ids::Many(vec![first, id]));
+                }
+                Ids::Many(list) => list.push(id),
+            },
+        }
+    }
+
+    /// The declarations of `name`, in chain order.
+    pub(crate) fn get(&self, name: &Name) -> Option<&[K]> {
+        self.0.get(name).map(|ids| match ids {
+            Ids::One(id) => std::slice::from_ref(id),
+            Ids::Many(list) => list.as_slice(),
+        })
+    }
+
+    pub(crate) fn contains_key(&self, name: &Name) -> bool {
+        self.0.contains_key(name)
+    }
 }
 
 impl ChainIndex {
     pub(crate) fn new(m: &Module, scopes: &[ScopeId]) -> ChainIndex {
         let mut index = ChainIndex {
-            functions: HashMap::default(),
-            globals: HashMap::default(),
-            structs: HashMap::default(),
-            macros: HashMap::default(),
+            functions: ByName::with_capacity(m.functions.len()),
+            globals: ByName::with_capacity(m.globals.len()),
+            structs: ByName::with_capacity(m.structs.len()),
+            macros: ByName::with_capacity(m.macros.len()),
         };
         for &s in scopes {
             let Some(scope) = m.scopes.get(s) else { continue };
             Guarded::for_each_item(&scope.items, &mut |item| match item {
                 GlobalItem::Function(f) => {
                     if let Some(func) = m.functions.get(*f) {
-                        index.functions.entry(func.name).or_default().push(*f);
+                        index.functions.push(func.name, *f);
                     }
                 }
                 GlobalItem::Var(g) => {
                     if let Some(global) = m.globals.get(*g) {
-                        index.globals.entry(global.name).or_default().push(*g);
+                        index.globals.push(global.name, *g);
                     }
                 }
                 GlobalItem::Struct(id) => {
                     if let Some(decl) = m.structs.get(*id) {
-                        index.structs.entry(decl.name).or_default().push(*id);
+                        index.structs.push(decl.name, *id);
                     }
                 }
                 GlobalItem::Define(id) => {
                     if let Some(def) = m.macros.get(*id) {
-                        index.macros.entry(def.name).or_default().push(*id);
+                        index.macros.push(def.name, *id);
                     }
                 }
                 GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}

@@ -47,18 +47,26 @@ pub(crate) struct ProgramPlan {
 
 impl ProgramPlan {
     pub(crate) fn new(m: &Module, facts: &Facts, pass: PassId) -> Option<ProgramPlan> {
-        let (vertex_entry, fragment_entry) = facts.calls.entries.get(pass).cloned().unwrap_or_default();
+        let (vertex_entry, fragment_entry) = facts.calls.entries.get(pass).copied().unwrap_or_default();
         let (vertex_entry, fragment_entry) = (vertex_entry?, fragment_entry?);
         let scopes = m.pass_scopes(pass);
         let index = ChainIndex::new(m, &scopes);
-        let pass_io = facts.io.passes.get(pass).cloned().flatten().unwrap_or_default();
-        let vertex_order = facts.calls.vertex_order.get(pass).cloned().unwrap_or_default();
-        let fragment_order = facts.calls.fragment_order.get(pass).cloned().unwrap_or_default();
+        // The pass facts are read in place (not cloned).
+        let no_io;
+        let pass_io = match facts.io.passes.get(pass).and_then(Option::as_ref) {
+            Some(io) => io,
+            None => {
+                no_io = shaderlab_passes::io::PassIo::default();
+                &no_io
+            }
+        };
+        let vertex_order = facts.calls.vertex_order.get(pass).map_or(&[][..], Vec::as_slice);
+        let fragment_order = facts.calls.fragment_order.get(pass).map_or(&[][..], Vec::as_slice);
         // Reachability also completes the interface (it walks every expression of the stage's functions).
-        let mut interface = PassInterface::from_facts(&pass_io);
-        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, &vertex_order, (&mut interface, Stage::Vertex));
+        let mut interface = PassInterface::from_facts(pass_io);
+        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex));
         let fragment_reach =
-            Reach::run(m, facts, &index, fragment_entry, &fragment_order, (&mut interface, Stage::Fragment));
+            Reach::run(m, facts, &index, fragment_entry, fragment_order, (&mut interface, Stage::Fragment));
         let stage = |stage: Stage, entry: FunctionId, reach: Reach| {
             let io = StageIo::new(m, facts, &interface, stage, &reach.functions);
             let mut structs = reach.structs;

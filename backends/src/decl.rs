@@ -430,7 +430,7 @@ impl<'a> Writer<'a> {
                 self.guarded(&decl.members, &|_, _| true, &mut |w, mem: &'a StructMember| w.mrt_output(mem));
             }
         }
-        if self.plan.structs.contains(&s) {
+        if self.plan.structs.contains(s) {
             self.struct_decl(s, "");
         }
     }
@@ -554,9 +554,7 @@ impl<'a> Writer<'a> {
     /// Interface names shared by two kinds of declarations (a uniform and a varying named alike).
     pub(crate) fn check_interface(&mut self, interface: &crate::writer::InterfaceNames) {
         let m = self.m;
-        let mut globals: Vec<GlobalId> = self.plan.globals.iter().copied().collect();
-        globals.sort();
-        for g in globals {
+        for g in self.plan.globals.iter() {
             let Some(global) = m.globals.get(g) else { continue };
             if !global.is_uniform() {
                 continue;

@@ -195,14 +195,14 @@ impl StageIo {
         facts: &Facts,
         iface: &PassInterface,
         stage: Stage,
-        functions: &HashSet<FunctionId>,
+        functions: &crate::plan::IdSet<FunctionId>,
     ) -> StageIo {
         let (input, output) = match stage {
             Stage::Vertex => (iface.attributes, iface.varyings),
             Stage::Fragment => (iface.varyings, iface.mrt),
         };
-        let mut sorted: Vec<FunctionId> = functions.iter().copied().collect();
-        sorted.sort();
+        // In id order (the set iterates so).
+        let sorted: Vec<FunctionId> = functions.iter().collect();
         let mut io = StageIo { input: None, output: None, objects: HashSet::default(), object_functions: Vec::new() };
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };

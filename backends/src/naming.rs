@@ -68,7 +68,7 @@ impl<'a> Naming<'a> {
         let interface_set: HashSet<&str> = interface.keys().map(String::as_str).collect();
         // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
         // names that need one), so that the same input always gives the same names.
-        let functions = sorted(&plan.functions);
+        let functions: Vec<FunctionId> = plan.functions.iter().collect();
         let mut global_names: Vec<(&str, Name, bool)> = Vec::new();
         let mut member_names: Vec<(&str, Name)> = Vec::new();
         for &f in &functions {
@@ -80,7 +80,7 @@ impl<'a> Naming<'a> {
                 n.used_names.push(local.name);
             }
         }
-        for &g in &plan.globals {
+        for g in plan.globals.iter() {
             let Some(global) = m.globals.get(g) else { continue };
             if global.is_uniform() {
                 n.used_names.push(global.name);
@@ -89,7 +89,7 @@ impl<'a> Naming<'a> {
             }
         }
         // Structs declared globally and inside functions.
-        let mut struct_ids: Vec<_> = plan.structs.iter().chain(&plan.local_structs).copied().collect();
+        let mut struct_ids: Vec<_> = plan.structs.iter().chain(plan.local_structs.iter().copied()).collect();
         struct_ids.sort();
         struct_ids.dedup();
         for s in struct_ids {
@@ -221,10 +221,4 @@ impl<'a> Naming<'a> {
             None => "",
         }
     }
-}
-
-fn sorted<T: Copy + Ord>(set: &HashSet<T>) -> Vec<T> {
-    let mut v: Vec<T> = set.iter().copied().collect();
-    v.sort();
-    v
 }

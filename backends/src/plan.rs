@@ -9,8 +9,8 @@ use crate::interface::{PassInterface, StageIo};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    ArrayDim, Block, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module, Name,
-    ParamKind, PassId, PrimaryMap, ScopeId, Statement, StmtKind, StructId, TypeInner, TypeSpec,
+    ArrayDim, Block, EntityRef, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
+    Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
@@ -22,17 +22,17 @@ use std::collections::BTreeSet;
 pub(crate) struct StagePlan {
     pub entry: FunctionId,
     /// Reached function definitions and the prototypes of their names.
-    pub functions: HashSet<FunctionId>,
-    pub globals: HashSet<GlobalId>,
+    pub functions: IdSet<FunctionId>,
+    pub globals: IdSet<GlobalId>,
     /// Structs used as types (IO structs renamed away are not among them).
-    pub structs: HashSet<StructId>,
+    pub structs: IdSet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
     /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
     /// about a function look for (apart from uses of interface objects, which only functions with objects have):
     /// identifiers resolving to an IO struct member or a builtin variable, constructors, struct constructor calls.
     /// They are few; a function's whole arena need not be walked again.
-    pub struct_uses: HashMap<FunctionId, Vec<ExprId>>,
+    pub struct_uses: SecondaryMap<FunctionId, Option<Vec<ExprId>>>,
     pub io: StageIo,
 }
 
@@ -71,7 +71,7 @@ impl ProgramPlan {
             let io = StageIo::new(m, facts, &interface, stage, &reach.functions);
             let mut structs = reach.structs;
             for s in io.renamed_structs() {
-                structs.remove(&s);
+                structs.remove(s);
             }
             StagePlan {
                 entry,
@@ -93,6 +93,55 @@ impl ProgramPlan {
             Stage::Vertex => &self.vertex,
             Stage::Fragment => &self.fragment,
         }
+    }
+}
+
+/// A set of arena ids, one bit per id: ids are dense indices, so no hashing. Iterates in id order.
+pub(crate) struct IdSet<K> {
+    bits: Vec<u64>,
+    kind: std::marker::PhantomData<K>,
+}
+
+impl<K: EntityRef> IdSet<K> {
+    /// Room for the ids below `n` (the arena's length); larger ids still fit (the set grows).
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        IdSet { bits: vec![0; n.div_ceil(64)], kind: std::marker::PhantomData }
+    }
+
+    /// Add `k`; whether it was new.
+    pub(crate) fn insert(&mut self, k: K) -> bool {
+        let (word, bit) = (k.index() / 64, 1u64 << (k.index() % 64));
+        if word >= self.bits.len() {
+            self.bits.resize(word + 1, 0);
+        }
+        let new = self.bits[word] & bit == 0;
+        self.bits[word] |= bit;
+        new
+    }
+
+    pub(crate) fn remove(&mut self, k: K) {
+        if let Some(w) = self.bits.get_mut(k.index() / 64) {
+            *w &= !(1u64 << (k.index() % 64));
+        }
+    }
+
+    pub(crate) fn contains(&self, k: K) -> bool {
+        self.bits.get(k.index() / 64).is_some_and(|w| w & (1u64 << (k.index() % 64)) != 0)
+    }
+
+    /// The ids, in increasing order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = K> + '_ {
+        self.bits.iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(K::new(i * 64 + bit))
+            })
+        })
     }
 }
 
@@ -265,14 +314,13 @@ pub(crate) struct Reach<'a> {
     m: &'a Module,
     facts: &'a Facts,
     index: &'a ChainIndex,
-    pub functions: HashSet<FunctionId>,
-    pub globals: HashSet<GlobalId>,
-    pub structs: HashSet<StructId>,
-    pub macros: HashSet<MacroId>,
+    pub functions: IdSet<FunctionId>,
+    pub globals: IdSet<GlobalId>,
+    pub structs: IdSet<StructId>,
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
     /// See [`StagePlan::struct_uses`].
-    pub struct_uses: HashMap<FunctionId, Vec<ExprId>>,
+    pub struct_uses: SecondaryMap<FunctionId, Option<Vec<ExprId>>>,
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
@@ -292,12 +340,11 @@ impl<'a> Reach<'a> {
             m,
             facts,
             index,
-            functions: HashSet::default(),
-            globals: HashSet::default(),
-            structs: HashSet::default(),
-            macros: HashSet::default(),
+            functions: IdSet::with_capacity(m.functions.len()),
+            globals: IdSet::with_capacity(m.globals.len()),
+            structs: IdSet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
-            struct_uses: HashMap::default(),
+            struct_uses: SecondaryMap::with_capacity(m.functions.len()),
             function_work: order.to_vec(),
             macro_names: BTreeSet::new(),
             macro_names_done: HashSet::default(),
@@ -313,7 +360,7 @@ impl<'a> Reach<'a> {
             }
         }
         // Prototypes of reached functions keep their place (a definition may follow its use).
-        let names: HashSet<Name> = r.functions.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name).collect();
+        let names: HashSet<Name> = r.functions.iter().filter_map(|f| m.functions.get(f)).map(|f| f.name).collect();
         for name in names {
             for &f in index.functions.get(&name).into_iter().flatten() {
                 if m.functions.get(f).is_some_and(|func| func.body.is_none()) && r.functions.insert(f) {
@@ -362,7 +409,7 @@ impl<'a> Reach<'a> {
                 struct_uses.push(e);
             }
         }
-        self.struct_uses.insert(f, struct_uses);
+        self.struct_uses[f] = Some(struct_uses);
         if let Some(body) = &func.body {
             self.block(body);
         }
@@ -516,7 +563,6 @@ impl<'a> Reach<'a> {
         }
         let (m, index) = (self.m, self.index);
         for &id in index.macros.get(&name).into_iter().flatten() {
-            self.macros.insert(id);
             let Some(def) = m.macros.get(id) else { continue };
             let params: HashSet<&str> = def.params.iter().flatten().map(|p| m.name(*p)).collect();
             for word in identifiers(&def.body) {

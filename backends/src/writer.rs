@@ -97,7 +97,7 @@ pub(crate) fn write_stage(
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
     let uniforms: HashSet<Name> =
-        plan.globals.iter().filter_map(|g| m.globals.get(*g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
+        plan.globals.iter().filter_map(|g| m.globals.get(g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
     let probe = Probe { m, facts, program, plan, stage, d };
     let interface = probe.interface_names();
     let references = probe.references(&interface);
@@ -187,7 +187,7 @@ impl Probe<'_> {
         let interface_names: Vec<Name> = interface.keys().filter_map(|k| m.names.lookup(k)).collect();
         let interface_frag_output = interface.keys().any(|k| is_frag_output(k));
         let mut out: HashMap<FunctionId, HashSet<Name>> = HashMap::default();
-        for &f in &self.plan.functions {
+        for f in self.plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
             let owner = Owner::Function(f);
             let mut refs: HashSet<Name> = HashSet::default();
@@ -591,9 +591,9 @@ impl<'a> Writer<'a> {
     /// Whether an item is written in this stage.
     pub(crate) fn keeps_item(&self, item: &GlobalItem) -> bool {
         match item {
-            GlobalItem::Struct(s) => self.plan.structs.contains(s) || self.interface_role(*s).is_some(),
-            GlobalItem::Var(g) => self.plan.globals.contains(g),
-            GlobalItem::Function(f) => self.plan.functions.contains(f),
+            GlobalItem::Struct(s) => self.plan.structs.contains(*s) || self.interface_role(*s).is_some(),
+            GlobalItem::Var(g) => self.plan.globals.contains(*g),
+            GlobalItem::Function(f) => self.plan.functions.contains(*f),
             GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => true,
         }
     }
@@ -642,7 +642,7 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        out.retain(|s| self.plan.structs.contains(s) || self.interface_role(*s).is_some());
+        out.retain(|s| self.plan.structs.contains(*s) || self.interface_role(*s).is_some());
         out
     }
 
@@ -721,7 +721,7 @@ impl<'a> Writer<'a> {
         // The units that can be hoisted: those of structs the stage writes, in order.
         let mut hoistable: Vec<usize> = struct_units
             .iter()
-            .filter(|(s, _)| self.plan.structs.contains(*s) || self.interface_role(**s).is_some())
+            .filter(|(s, _)| self.plan.structs.contains(**s) || self.interface_role(**s).is_some())
             .map(|(_, &i)| i)
             .collect();
         hoistable.sort_unstable();
@@ -817,7 +817,7 @@ fn for_each_listed_use(
     func: &shaderlab_ir::Function,
     visit: &mut dyn FnMut(shaderlab_ir::ExprId, &shaderlab_ir::Expression),
 ) {
-    match plan.struct_uses.get(&f) {
+    match plan.struct_uses.get(f).and_then(Option::as_ref) {
         Some(uses) if !plan.io.has_objects(f) => {
             for &e in uses {
                 if let Some(expr) = func.exprs.get(e) {

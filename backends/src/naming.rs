@@ -29,7 +29,9 @@ pub(crate) struct Naming<'a> {
     used_set: Option<HashSet<Name>>,
     /// How many candidate names were looked for in `used_names` by a scan; after a few the list is hashed.
     scans: usize,
-    /// Names that are not module names: interface names, `main`, the new names.
+    /// Every interface name of the stage (never renamed, so taken).
+    interface: &'a crate::writer::InterfaceNames<'a>,
+    /// The new names made so far (with the interface names and `main`, the names that are not module names).
     used_text: HashSet<String>,
 }
 
@@ -46,7 +48,7 @@ impl<'a> Naming<'a> {
         plan: &StagePlan,
         dialect: &'a dyn Dialect,
         uniforms: &HashSet<Name>,
-        interface: &crate::writer::InterfaceNames,
+        interface: &'a crate::writer::InterfaceNames<'a>,
         references: &HashMap<FunctionId, HashSet<Name>>,
     ) -> Naming<'a> {
         let mut n = Naming {
@@ -59,13 +61,11 @@ impl<'a> Naming<'a> {
             used_names: Vec::new(),
             used_set: None,
             scans: 0,
-            used_text: interface.keys().cloned().collect(),
+            interface,
+            used_text: HashSet::default(),
         };
-        n.used_text.insert("main".to_owned());
         // A handful of words: a scan is cheaper than hashing each name.
         let introduced: &[&str] = dialect.introduced_builtins();
-        // The interface names, hashed: every global and local name is checked against them.
-        let interface_set: HashSet<&str> = interface.keys().map(String::as_str).collect();
         // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
         // names that need one), so that the same input always gives the same names.
         let functions: Vec<FunctionId> = plan.functions.iter().collect();
@@ -110,7 +110,7 @@ impl<'a> Naming<'a> {
             .into_iter()
             .filter(|&(text, name, is_variable)| {
                 let clash =
-                    interface_set.contains(text) || text == "main" || (is_variable && introduced.contains(&text));
+                    interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(&text));
                 !uniforms.contains(&name) && (clash || Self::is_bad(dialect, text))
             })
             .collect();
@@ -180,7 +180,7 @@ impl<'a> Naming<'a> {
 
     /// Whether a name is taken in the stage: a name of its code, an interface name, a macro, a new name.
     fn is_used(&mut self, text: &str) -> bool {
-        if self.used_text.contains(text) {
+        if self.interface.contains_key(text) || text == "main" || self.used_text.contains(text) {
             return true;
         }
         let Some(name) = self.m.names.lookup(text) else { return false };

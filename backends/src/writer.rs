@@ -21,6 +21,7 @@ use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::variants::is_include_guard;
 use shaderlab_passes::{Facts, Owner};
+use std::borrow::Cow;
 
 /// Items that may sit in conditional regions. A region of global items shaped like an include guard
 /// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent: its items are written without it
@@ -135,8 +136,9 @@ pub(crate) fn write_stage(
 }
 
 /// Every interface name of a stage with its kind (`attribute`, `varying`, `output`). Hashed: it is only looked up
-/// and collected into sets, never iterated in an order that reaches the output.
-pub(crate) type InterfaceNames = HashMap<String, &'static str>;
+/// and collected into sets, never iterated in an order that reaches the output. Member names are borrowed from
+/// the module; only output names the dialect makes are owned.
+pub(crate) type InterfaceNames<'m> = HashMap<Cow<'m, str>, &'static str>;
 
 /// Read-only questions about the stage, asked before the names are fixed.
 struct Probe<'a> {
@@ -148,16 +150,16 @@ struct Probe<'a> {
     d: &'a dyn Dialect,
 }
 
-impl Probe<'_> {
+impl<'a> Probe<'a> {
     /// Every interface name of the stage with its kind.
-    fn interface_names(&self) -> InterfaceNames {
+    fn interface_names(&self) -> InterfaceNames<'a> {
         let (m, iface) = (self.m, &self.program.interface);
         let mut out = InterfaceNames::default();
         if self.stage == Stage::Vertex {
             if let Some(a) = iface.attributes {
                 for mem in members(m, a) {
                     if iface.attribute_members.contains(&mem.name) {
-                        out.insert(m.name(mem.name).to_owned(), "attribute");
+                        out.insert(Cow::Borrowed(m.name(mem.name)), "attribute");
                     }
                 }
             }
@@ -165,14 +167,14 @@ impl Probe<'_> {
         if let Some(v) = iface.varyings {
             for mem in members(m, v) {
                 if iface.varying_members.contains(&mem.name) {
-                    out.insert(m.name(mem.name).to_owned(), "varying");
+                    out.insert(Cow::Borrowed(m.name(mem.name)), "varying");
                 }
             }
         }
         if self.stage == Stage::Fragment {
             for binding in output_bindings(m, self.program, self.d) {
                 if let OutputBinding::Declared { name, .. } = binding {
-                    out.insert(name, "output");
+                    out.insert(Cow::Owned(name), "output");
                 }
             }
         }
@@ -181,7 +183,7 @@ impl Probe<'_> {
 
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
     /// names: a local can only capture a name that is one (names the module never spelled are left out).
-    fn references(&self, interface: &InterfaceNames) -> HashMap<FunctionId, HashSet<Name>> {
+    fn references(&self, interface: &InterfaceNames<'a>) -> HashMap<FunctionId, HashSet<Name>> {
         let m = self.m;
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
         let interface_names: Vec<Name> = interface.keys().filter_map(|k| m.names.lookup(k)).collect();

@@ -495,21 +495,21 @@ impl<'a> Writer<'a> {
 
     fn mrt_output(&mut self, mem: &StructMember) {
         let m = self.m;
-        let name = m.name(mem.name).to_owned();
+        let name = m.name(mem.name);
         let loc = location(m, mem);
         let vec4 =
             matches!(m.types.get(mem.ty.base), TypeInner::Vector { size: 4, kind: shaderlab_ir::ScalarKind::Float })
                 && mem.ty.dims.is_empty();
         let ty = self.spec_type(&mem.ty);
         let base = self.spec_base(&mem.ty);
-        match self.d.mrt_output(&name, loc, vec4) {
+        match self.d.mrt_output(name, loc, vec4) {
             Ok(OutputBinding::Declared { name: out, location }) => {
                 self.check_interface_name(&out, mem.name_span);
                 self.output_line(&ty, &out, location);
                 self.reflection.output(&out, &base, loc);
             }
             Ok(OutputBinding::Builtin(out)) => self.reflection.output(&out, &base, loc),
-            Err(reason) => self.error(&name, reason, mem.span),
+            Err(reason) => self.error(name, reason, mem.span),
         }
     }
 

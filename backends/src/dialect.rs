@@ -7,16 +7,17 @@ use shaderlab_ir::{BinaryOp, Interpolation, Precision, Qualifiers, SamplerType, 
 use shaderlab_passes::builtins::{self, Availability, Overload};
 use std::borrow::Cow;
 
-/// Where a fragment output goes.
+/// Where a fragment output goes. Names are borrowed where they can be (fixed names, MRT member names); only
+/// names with an index in them are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum OutputBinding {
+pub(crate) enum OutputBinding<'n> {
     /// A builtin the target already has (`gl_FragColor`, `gl_FragData[1]`): nothing to declare.
-    Builtin(String),
+    Builtin(Cow<'n, str>),
     /// A variable the stage declares: `layout(location = N) out T name;` (location `None`: no layout).
-    Declared { name: String, location: Option<i64> },
+    Declared { name: Cow<'n, str>, location: Option<i64> },
 }
 
-impl OutputBinding {
+impl OutputBinding<'_> {
     pub(crate) fn name(&self) -> &str {
         match self {
             OutputBinding::Builtin(n) => n,
@@ -79,13 +80,13 @@ pub(crate) trait Dialect: Sync {
     fn has_do_while(&self) -> bool;
 
     /// The fragment color output: `gl_FragColor` in ES 1.00, a declared `GS_glFragColor` in ES 3.00.
-    fn color_output(&self) -> OutputBinding;
+    fn color_output(&self) -> OutputBinding<'static>;
 
     /// `gl_FragData[index]` with a constant index.
-    fn frag_data_output(&self, index: i64) -> OutputBinding;
+    fn frag_data_output(&self, index: i64) -> OutputBinding<'static>;
 
     /// The output of an MRT member at `location`; `vec4` tells whether the member is a `vec4`.
-    fn mrt_output(&self, member: &str, location: i64, vec4: bool) -> Result<OutputBinding, Unsupported>;
+    fn mrt_output<'n>(&self, member: &'n str, location: i64, vec4: bool) -> Result<OutputBinding<'n>, Unsupported>;
 
     /// The name of a builtin function call in the target. `overload` is the resolved overload when typing knew it,
     /// `sampler` the type of the first argument when it is a sampler.

@@ -200,17 +200,17 @@ impl Dialect for Gles100 {
         false
     }
 
-    fn color_output(&self) -> OutputBinding {
-        OutputBinding::Builtin("gl_FragColor".to_owned())
+    fn color_output(&self) -> OutputBinding<'static> {
+        OutputBinding::Builtin(Cow::Borrowed("gl_FragColor"))
     }
 
-    fn frag_data_output(&self, index: i64) -> OutputBinding {
-        OutputBinding::Builtin(format!("gl_FragData[{index}]"))
+    fn frag_data_output(&self, index: i64) -> OutputBinding<'static> {
+        OutputBinding::Builtin(Cow::Owned(format!("gl_FragData[{index}]")))
     }
 
-    fn mrt_output(&self, _member: &str, location: i64, vec4: bool) -> Result<OutputBinding, Unsupported> {
+    fn mrt_output<'n>(&self, _member: &'n str, location: i64, vec4: bool) -> Result<OutputBinding<'n>, Unsupported> {
         if vec4 {
-            Ok(OutputBinding::Builtin(format!("gl_FragData[{location}]")))
+            Ok(OutputBinding::Builtin(Cow::Owned(format!("gl_FragData[{location}]"))))
         } else {
             Err(Unsupported::MrtMember)
         }

@@ -155,16 +155,16 @@ impl Dialect for Gles300 {
         true
     }
 
-    fn color_output(&self) -> OutputBinding {
-        OutputBinding::Declared { name: "GS_glFragColor".to_owned(), location: None }
+    fn color_output(&self) -> OutputBinding<'static> {
+        OutputBinding::Declared { name: Cow::Borrowed("GS_glFragColor"), location: None }
     }
 
-    fn frag_data_output(&self, index: i64) -> OutputBinding {
-        OutputBinding::Declared { name: format!("GS_glFragData_{index}"), location: Some(index) }
+    fn frag_data_output(&self, index: i64) -> OutputBinding<'static> {
+        OutputBinding::Declared { name: Cow::Owned(format!("GS_glFragData_{index}")), location: Some(index) }
     }
 
-    fn mrt_output(&self, member: &str, location: i64, _vec4: bool) -> Result<OutputBinding, Unsupported> {
-        Ok(OutputBinding::Declared { name: member.to_owned(), location: Some(location) })
+    fn mrt_output<'n>(&self, member: &'n str, location: i64, _vec4: bool) -> Result<OutputBinding<'n>, Unsupported> {
+        Ok(OutputBinding::Declared { name: Cow::Borrowed(member), location: Some(location) })
     }
 
     fn builtin_function<'n>(

@@ -174,7 +174,7 @@ impl<'a> Probe<'a> {
         if self.stage == Stage::Fragment {
             for binding in output_bindings(m, self.program, self.d) {
                 if let OutputBinding::Declared { name, .. } = binding {
-                    out.insert(Cow::Owned(name), "output");
+                    out.insert(name, "output");
                 }
             }
         }
@@ -247,7 +247,7 @@ pub(crate) fn location(m: &Module, mem: &StructMember) -> i64 {
 }
 
 /// The fragment outputs of a program, in location order.
-pub(crate) fn output_bindings(m: &Module, program: &ProgramPlan, d: &dyn Dialect) -> Vec<OutputBinding> {
+pub(crate) fn output_bindings<'m>(m: &'m Module, program: &ProgramPlan, d: &dyn Dialect) -> Vec<OutputBinding<'m>> {
     let iface = &program.interface;
     let mut out = Vec::new();
     match &iface.output {

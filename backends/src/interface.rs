@@ -83,9 +83,18 @@ impl PassInterface {
         }
     }
 
-    /// [`PassInterface::scan`] of one expression.
-    #[inline]
+    /// [`PassInterface::scan`] of one expression. Only member accesses, identifiers, calls and indexing can
+    /// mention the interface: the other kinds (most expressions are operators and literals) are passed over
+    /// without a call.
+    #[inline(always)]
     pub(crate) fn scan_expr(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
+        if matches!(kind, Expr::Member { .. } | Expr::Ident(_) | Expr::Call { .. } | Expr::Index { .. }) {
+            self.scan_use(m, facts, stage, owner, e, kind);
+        }
+    }
+
+    /// [`PassInterface::scan_expr`] of an expression of a kind that can mention the interface.
+    fn scan_use(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
         match kind {
             Expr::Member { base, member, .. } => {
                 let s = struct_type(facts, owner, *base);
@@ -372,7 +381,9 @@ fn rename_is_faithful(
         }
         // Without objects, only expressions of the struct's type can refuse the rename; a function with neither
         // has nothing to check.
-        if own.is_empty() && !func.exprs.iter().any(|(e, _)| struct_type(facts, owner, e) == Some(s)) {
+        // (The types of the function's expressions, read as one slice: the table has an entry for each.)
+        let of_s = |t: &Type| matches!(t, Type::Known(Ty::Struct(x)) if *x == s);
+        if own.is_empty() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
             continue;
         }
         if macro_mentions(m, func, &own) {

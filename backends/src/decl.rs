@@ -358,8 +358,7 @@ impl<'a> Writer<'a> {
         out.push_str(self.names.global(m, func.name));
         out.push('(');
         let keep = move |w: &Self, p: &Param| !w.is_object_param(f, p);
-        let params = self.list(&func.params, &keep, &mut |w, p: &'a Param| w.param(f, p));
-        out.push_str(&params);
+        self.list(&mut out, &func.params, &keep, &mut |w, out, p: &'a Param| w.param(out, f, p));
         out.push(')');
         out
     }
@@ -368,37 +367,43 @@ impl<'a> Writer<'a> {
         matches!(p.kind, ParamKind::Declared { local } if self.plan.io.is_object(f, local))
     }
 
-    fn param(&mut self, f: FunctionId, p: &'a Param) -> String {
+    /// A parameter declaration, appended to `out`.
+    fn param(&mut self, out: &mut String, f: FunctionId, p: &'a Param) {
         let m = self.m;
         let owner = Owner::Function(f);
         match &p.kind {
             ParamKind::Declared { local } => {
-                let Some(l) = m.functions.get(f).and_then(|func| func.locals.get(*local)) else { return String::new() };
-                let mut text = String::with_capacity(32);
+                let Some(l) = m.functions.get(f).and_then(|func| func.locals.get(*local)) else { return };
                 match l.qualifiers.storage {
-                    Some(Storage::Const) => text.push_str("const "),
-                    Some(Storage::In) => text.push_str("in "),
-                    Some(Storage::Out) => text.push_str("out "),
-                    Some(Storage::InOut) => text.push_str("inout "),
+                    Some(Storage::Const) => out.push_str("const "),
+                    Some(Storage::In) => out.push_str("in "),
+                    Some(Storage::Out) => out.push_str("out "),
+                    Some(Storage::InOut) => out.push_str("inout "),
                     Some(Storage::Uniform | Storage::Attribute | Storage::Varying) | None => {}
                 }
-                self.spec_type_into(&mut text, &l.ty);
+                self.spec_type_into(out, &l.ty);
                 let name = self.names.local(m, f, *local);
                 if !name.is_empty() {
-                    text.push(' ');
-                    text.push_str(name);
+                    out.push(' ');
+                    out.push_str(name);
                 }
                 if !l.ty.dims.is_empty() {
                     let name = name.to_owned();
                     let dims = self.spec_dims(&l.ty, owner, &name);
-                    text.push_str(&dims);
+                    out.push_str(&dims);
                 }
-                text
             }
             ParamKind::Macro { name, args, .. } => {
                 self.reflection.macro_use(*name);
-                let args: Vec<String> = args.iter().map(|a| self.expr_max(owner, *a, 16)).collect();
-                format!("{}({})", m.name(*name), args.join(", "))
+                out.push_str(m.name(*name));
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.expr_into(out, owner, *a, 16);
+                }
+                out.push(')');
             }
         }
     }

@@ -384,8 +384,7 @@ impl<'a> Writer<'a> {
             return;
         }
         let keep = move |w: &Self, a: &ExprId| !is_object(w.m, w.facts, w.plan, owner, *a);
-        let text = self.list(args, &keep, &mut |w, a: &'a ExprId| w.expr_max(owner, *a, 16));
-        out.push_str(&text);
+        self.list(out, args, &keep, &mut |w, out, a: &'a ExprId| w.expr_into(out, owner, *a, 16));
     }
 
     fn callee_name(

@@ -475,71 +475,79 @@ impl<'a> Writer<'a> {
         self.directive_parts(&["#endif"], Last::Close, false);
     }
 
-    /// A comma-separated list whose elements may sit in conditional regions (arguments, parameters). Without
-    /// regions: `a, b`. With regions: one element a line, directives between, commas placed so that every
-    /// variant reads as a list (trailing commas before the last unconditional element, leading ones after it).
+    /// A comma-separated list whose elements may sit in conditional regions (arguments, parameters), appended to
+    /// `out`; `element` appends one element to the buffer it is given. Without regions: `a, b`, written in place.
+    /// With regions: one element a line, directives between, commas placed so that every variant reads as a list
+    /// (trailing commas before the last unconditional element, leading ones after it).
     pub(crate) fn list<T: Guardable>(
         &mut self,
+        out: &mut String,
         items: &'a [Guarded<T>],
         keep: &dyn Fn(&Self, &T) -> bool,
-        element: &mut dyn FnMut(&mut Self, &'a T) -> String,
-    ) -> String {
+        element: &mut dyn FnMut(&mut Self, &mut String, &'a T),
+    ) {
         if items.iter().all(|i| matches!(i, Guarded::Item(_))) {
-            // No regions: `a, b`.
-            let mut text = String::with_capacity(if items.is_empty() { 0 } else { 64 });
             let mut first = true;
             for item in items {
                 let Guarded::Item(t) = item else { continue };
                 if keep(self, t) {
                     if !first {
-                        text.push_str(", ");
+                        out.push_str(", ");
                     }
                     first = false;
-                    text.push_str(&element(self, t));
+                    element(self, out, t);
                 }
             }
-            return text;
+            return;
         }
         let mut pieces: Vec<Piece> = Vec::new();
         self.list_pieces(items, keep, element, true, &mut pieces);
         if pieces.iter().all(|p| matches!(p, Piece::Element { .. })) {
-            return pieces
-                .into_iter()
-                .map(|p| match p {
-                    Piece::Element { text, .. } => text,
-                    Piece::Directive(d) => d,
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
+            for (i, p) in pieces.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match p {
+                    Piece::Element { text, .. } | Piece::Directive(text) => out.push_str(text),
+                }
+            }
+            return;
         }
         let anchor = pieces.iter().rposition(|p| matches!(p, Piece::Element { top: true, .. }));
         let last_element = pieces.iter().rposition(|p| matches!(p, Piece::Element { .. }));
         let ends_with_directive = matches!(pieces.last(), Some(Piece::Directive(_)));
-        let mut lines = Vec::new();
-        for (i, p) in pieces.into_iter().enumerate() {
+        for (i, p) in pieces.iter().enumerate() {
+            out.push('\n');
             match p {
-                Piece::Directive(d) => lines.push(d),
+                Piece::Directive(d) => out.push_str(d),
                 Piece::Element { text, .. } => match anchor {
-                    Some(a) if i < a => lines.push([&*text, ","].concat()),
-                    Some(a) if i > a => lines.push([", ", &*text].concat()),
-                    Some(_) => lines.push(text),
-                    None if Some(i) == last_element => lines.push(text),
-                    None => lines.push([&*text, ","].concat()),
+                    Some(a) if i < a => {
+                        out.push_str(text);
+                        out.push(',');
+                    }
+                    Some(a) if i > a => {
+                        out.push_str(", ");
+                        out.push_str(text);
+                    }
+                    Some(_) => out.push_str(text),
+                    None if Some(i) == last_element => out.push_str(text),
+                    None => {
+                        out.push_str(text);
+                        out.push(',');
+                    }
                 },
             }
         }
-        let mut text = format!("\n{}", lines.join("\n"));
         if ends_with_directive {
-            text.push('\n');
+            out.push('\n');
         }
-        text
     }
 
     fn list_pieces<T: Guardable>(
         &mut self,
         items: &'a [Guarded<T>],
         keep: &dyn Fn(&Self, &T) -> bool,
-        element: &mut dyn FnMut(&mut Self, &'a T) -> String,
+        element: &mut dyn FnMut(&mut Self, &mut String, &'a T),
         top: bool,
         out: &mut Vec<Piece>,
     ) {
@@ -547,7 +555,8 @@ impl<'a> Writer<'a> {
             match item {
                 Guarded::Item(t) => {
                     if keep(self, t) {
-                        let text = element(self, t);
+                        let mut text = String::new();
+                        element(self, &mut text, t);
                         out.push(Piece::Element { text, top });
                     }
                 }

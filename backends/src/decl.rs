@@ -71,7 +71,9 @@ impl<'a> Writer<'a> {
         let m = self.m;
         let Some(def) = m.macros.get(id) else { return };
         let name = m.name(def.name);
-        let mut text = String::with_capacity(9 + name.len() + def.body.len() + 16);
+        // Assembled in the scratch line (no allocation per `#define`).
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
         text.push_str("#define ");
         text.push_str(name);
         if let Some(params) = &def.params {
@@ -96,6 +98,7 @@ impl<'a> Writer<'a> {
         }
         self.group(GROUP_DEFINE);
         self.directive(&text);
+        self.scratch = text;
     }
 
     // ----- types -----

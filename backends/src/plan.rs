@@ -345,10 +345,12 @@ impl<'a> Reach<'a> {
             structs: IdSet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
             struct_uses: SecondaryMap::with_capacity(m.functions.len()),
-            function_work: order.to_vec(),
+            // The call order, the entry, and room for the functions found on the way (no regrowing at once).
+            function_work: Vec::with_capacity(order.len() + 16),
             macro_names: BTreeSet::new(),
             macro_names_done: HashSet::default(),
         };
+        r.function_work.extend_from_slice(order);
         r.function_work.push(entry);
         loop {
             if let Some(f) = r.function_work.pop() {

@@ -249,7 +249,7 @@ pub(crate) fn location(m: &Module, mem: &StructMember) -> i64 {
 /// The fragment outputs of a program, in location order.
 pub(crate) fn output_bindings<'m>(m: &'m Module, program: &ProgramPlan, d: &dyn Dialect) -> Vec<OutputBinding<'m>> {
     let iface = &program.interface;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(1 + iface.frag_data.len());
     match &iface.output {
         FragmentOutput::GlFragColor | FragmentOutput::ReturnedColor => out.push(d.color_output()),
         FragmentOutput::Mrt(s) => {
@@ -590,7 +590,9 @@ impl<'a> Writer<'a> {
 
     fn units(&self) -> Vec<Unit<'a>> {
         let m = self.m;
-        let mut out = Vec::new();
+        // At least one unit per top-level item of the chain (include guards add their contents).
+        let items: usize = self.program.scopes.iter().filter_map(|s| m.scopes.get(*s)).map(|s| s.items.len()).sum();
+        let mut out = Vec::with_capacity(items);
         for &s in &self.program.scopes {
             if let Some(scope) = m.scopes.get(s) {
                 push_units(m, &scope.items, &mut out);

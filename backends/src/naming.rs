@@ -47,7 +47,6 @@ impl<'a> Naming<'a> {
         m: &'a Module,
         plan: &StagePlan,
         dialect: &'a dyn Dialect,
-        uniforms: &HashSet<Name>,
         interface: &'a crate::writer::InterfaceNames<'a>,
         references: &HashMap<FunctionId, HashSet<Name>>,
     ) -> Naming<'a> {
@@ -80,10 +79,13 @@ impl<'a> Naming<'a> {
                 n.used_names.push(local.name);
             }
         }
+        // The uniforms' names, sorted: a function or struct named like one keeps its name.
+        let mut uniforms: Vec<Name> = Vec::new();
         for g in plan.globals.iter() {
             let Some(global) = m.globals.get(g) else { continue };
             if global.is_uniform() {
                 n.used_names.push(global.name);
+                uniforms.push(global.name);
             } else {
                 global_names.push((m.name(global.name), global.name, true));
             }
@@ -105,13 +107,14 @@ impl<'a> Naming<'a> {
         for (_, name) in &member_names {
             n.used_names.push(*name);
         }
+        uniforms.sort_unstable();
         // Globals: keywords, and names the interface now uses.
         let mut renamed: Vec<(&str, Name, bool)> = global_names
             .into_iter()
             .filter(|&(text, name, is_variable)| {
                 let clash =
                     interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(&text));
-                !uniforms.contains(&name) && (clash || Self::is_bad(dialect, text))
+                uniforms.binary_search(&name).is_err() && (clash || Self::is_bad(dialect, text))
             })
             .collect();
         renamed.sort_unstable();

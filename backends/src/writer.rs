@@ -97,12 +97,10 @@ pub(crate) fn write_stage(
     reflection: &mut Collector,
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
-    let uniforms: HashSet<Name> =
-        plan.globals.iter().filter_map(|g| m.globals.get(g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
     let probe = Probe { m, facts, program, plan, stage, d };
     let interface = probe.interface_names();
     let references = probe.references(&interface);
-    let names = Naming::build(m, plan, d, &uniforms, &interface, &references);
+    let names = Naming::build(m, plan, d, &interface, &references);
     let mut w = Writer {
         m,
         facts,
@@ -182,7 +180,8 @@ impl<'a> Probe<'a> {
     }
 
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
-    /// names: a local can only capture a name that is one (names the module never spelled are left out).
+    /// names: a local can only capture a name that is one (names the module never spelled are left out). Functions
+    /// that mention none (most) are left out.
     fn references(&self, interface: &InterfaceNames<'a>) -> HashMap<FunctionId, HashSet<Name>> {
         let m = self.m;
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
@@ -222,7 +221,9 @@ impl<'a> Probe<'a> {
                     refs.extend(m.names.lookup(binding.name()));
                 }
             }
-            out.insert(f, refs);
+            if !refs.is_empty() {
+                out.insert(f, refs);
+            }
         }
         out
     }

@@ -247,6 +247,8 @@ impl<'a> Writer<'a> {
                 2
             }
             Expr::Error => {
+                // Source text: it may span lines.
+                self.may_break = true;
                 out.push_str(m.sources.snippet(span));
                 1
             }

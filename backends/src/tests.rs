@@ -485,6 +485,8 @@ fn conditionals_and_macros_are_kept_in_preserving_mode() {
         "#ifdef HAS_TINT\nuniform vec4 u_tint;\n#endif\n",
         "float scaled(\n    float a\n#ifdef HAS_TINT\n    , float b\n#endif\n    ) {\n    return TWICE(a);\n}",
         "#ifdef HAS_TINT\n    color *= u_tint;\n#endif\n",
+        // An argument list with a conditional element breaks the line it is written in.
+        "    vec4 color = vec4(scaled(\n        1.0\n#ifdef HAS_TINT\n        , 2.0\n#endif\n        ));\n",
     ] {
         assert!(f.contains(text), "missing\n{text}\nin\n{f}");
     }

@@ -85,6 +85,11 @@ pub(crate) struct Writer<'a> {
     cond_depth: usize,
     /// A line being assembled (kept to reuse its allocation).
     pub(crate) scratch: String,
+    /// Whether some text made so far in this stage may hold a line break. Code text is names, literals, operators
+    /// and punctuation; only a list with conditional elements ([`Writer::list`]) and the source text of an
+    /// erroneous expression can break a line, and they set this. Until then [`Writer::line`] need not look for
+    /// breaks in its text.
+    pub(crate) may_break: bool,
 }
 
 /// Write one stage of a program.
@@ -122,6 +127,7 @@ pub(crate) fn write_stage(
         uniforms_written: Vec::new(),
         cond_depth: 0,
         scratch: String::with_capacity(256),
+        may_break: false,
     };
     w.check_interface(&interface);
     w.output_declarations();
@@ -302,7 +308,7 @@ impl<'a> Writer<'a> {
     /// directive lines (`#...`), which start at column 0.
     pub(crate) fn line(&mut self, text: &str) {
         self.blank_if_pending();
-        if !has_newline(text) {
+        if !(self.may_break && has_newline(text)) {
             // The common case: one line.
             if !text.starts_with('#') {
                 push_indent(&mut self.out, self.indent);
@@ -514,6 +520,8 @@ impl<'a> Writer<'a> {
             }
             return;
         }
+        // One element a line: the text has line breaks from here on.
+        self.may_break = true;
         let anchor = pieces.iter().rposition(|p| matches!(p, Piece::Element { top: true, .. }));
         let last_element = pieces.iter().rposition(|p| matches!(p, Piece::Element { .. }));
         let ends_with_directive = matches!(pieces.last(), Some(Piece::Directive(_)));

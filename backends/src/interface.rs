@@ -93,6 +93,15 @@ impl PassInterface {
         }
     }
 
+    /// A bare name resolving to member `name` of an IO struct, in `stage`.
+    pub(crate) fn scan_io_member(&mut self, m: &Module, stage: Stage, name: Name) {
+        if has_member(m, self.varyings, name) {
+            self.varying_members.insert(name);
+        } else if stage == Stage::Vertex && has_member(m, self.attributes, name) {
+            self.attribute_members.insert(name);
+        }
+    }
+
     /// [`PassInterface::scan_expr`] of an expression of a kind that can mention the interface.
     fn scan_use(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
         match kind {
@@ -108,11 +117,7 @@ impl PassInterface {
                 let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { return };
                 for sym in symbols {
                     if let Symbol::IoMember(_, name) = sym {
-                        if has_member(m, self.varyings, *name) {
-                            self.varying_members.insert(*name);
-                        } else if stage == Stage::Vertex && has_member(m, self.attributes, *name) {
-                            self.attribute_members.insert(*name);
-                        }
+                        self.scan_io_member(m, stage, *name);
                     }
                 }
             }

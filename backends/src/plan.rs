@@ -404,9 +404,16 @@ impl<'a> Reach<'a> {
         });
         let mut struct_uses = Vec::new();
         for (e, expr) in func.exprs.iter() {
+            if let Expr::Ident(_) = expr.kind {
+                // One look at the name's symbols for both questions: what it reaches, which interface member it is.
+                if self.ident(owner, e, Some((&mut *iface, stage))) {
+                    struct_uses.push(e);
+                }
+                continue;
+            }
             iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
             // Only these kinds reach anything (most expressions are operators and literals).
-            if matches!(expr.kind, Expr::Ident(_) | Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
+            if matches!(expr.kind, Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
                 && self.expr_kind(owner, e, &expr.kind)
             {
                 struct_uses.push(e);
@@ -482,20 +489,7 @@ impl<'a> Reach<'a> {
         let facts = self.facts;
         let mut struct_use = false;
         match kind {
-            Expr::Ident(_) => {
-                if let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) {
-                    for sym in symbols {
-                        match sym {
-                            Symbol::Global(g) => self.add_global(*g),
-                            Symbol::RuntimeMacro(n) => {
-                                self.macro_names.insert(*n);
-                            }
-                            Symbol::IoMember(..) | Symbol::Builtin(_) => struct_use = true,
-                            Symbol::Local(_) => {}
-                        }
-                    }
-                }
-            }
+            Expr::Ident(_) => struct_use = self.ident(owner, e, None),
             Expr::Call { .. } => {
                 match facts.typing.callees.get(owner, e) {
                     Callee::Struct(s) => {
@@ -535,6 +529,30 @@ impl<'a> Reach<'a> {
             | Expr::Index { .. }
             | Expr::ArrayLength { .. }
             | Expr::Error => {}
+        }
+        struct_use
+    }
+
+    /// Reach what identifier `e` names; with `iface`, also scan it for the interface (as
+    /// [`PassInterface::scan_expr`] does). Returns whether it is a struct use.
+    fn ident(&mut self, owner: Owner, e: ExprId, mut iface: Option<(&mut PassInterface, Stage)>) -> bool {
+        let Resolved::Symbols(symbols) = self.facts.resolution.idents.get(owner, e) else { return false };
+        let mut struct_use = false;
+        for sym in symbols {
+            match sym {
+                Symbol::Global(g) => self.add_global(*g),
+                Symbol::RuntimeMacro(n) => {
+                    self.macro_names.insert(*n);
+                }
+                Symbol::IoMember(_, name) => {
+                    struct_use = true;
+                    if let Some((iface, stage)) = &mut iface {
+                        iface.scan_io_member(self.m, *stage, *name);
+                    }
+                }
+                Symbol::Builtin(_) => struct_use = true,
+                Symbol::Local(_) => {}
+            }
         }
         struct_use
     }

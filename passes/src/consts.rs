@@ -96,20 +96,27 @@ impl Scalar {
     }
 }
 
-/// The components of a scalar, vector or matrix constant, column-major; up to a vector's 4 kept inline.
+/// The components of a scalar, vector or matrix constant being computed, column-major; up to a vector's 4 kept
+/// inline ([`Consts`] keeps the results in a pool).
 pub type Components = SmallList<Scalar, 4>;
 
-/// A constant value: scalars, vectors and matrices as flat component lists (column-major), arrays as lists.
-#[derive(Clone, Debug, PartialEq)]
+/// A constant value, as plain data: a scalar inline, a vector's or matrix's components (column-major) and an
+/// array's elements as ranges of the pools of [`Consts`] (see [`Consts::components_of`] and
+/// [`Consts::elements_of`]). The value table thus owns no heap memory. Equality compares the handles.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ConstValue {
-    Components(Components),
-    Array(Vec<ConstValue>),
+    /// One component (a scalar).
+    Scalar(Scalar),
+    /// Other than one component: `len` of them from `start` in [`Consts::components`].
+    Components { start: u32, len: u32 },
+    /// `len` elements from `start` in [`Consts::elements`].
+    Array { start: u32, len: u32 },
 }
 
 impl ConstValue {
     pub fn scalar(&self) -> Option<Scalar> {
         match self {
-            ConstValue::Components(c) if c.len() == 1 => Some(c[0]),
+            ConstValue::Scalar(s) => Some(*s),
             _ => None,
         }
     }
@@ -138,11 +145,48 @@ pub enum Constness {
 pub struct Consts {
     pub values: ExprTable<Option<ConstValue>>,
     pub constness: ExprTable<Constness>,
+    /// The components of every [`ConstValue::Components`], one after the other.
+    pub components: Vec<Scalar>,
+    /// The elements of every [`ConstValue::Array`], one after the other.
+    pub elements: Vec<ConstValue>,
     pub clues: Vec<PassClue>,
 }
 
+impl Consts {
+    /// The components of a scalar, vector or matrix value (`None` for an array).
+    pub fn components_of<'a>(&'a self, v: &'a ConstValue) -> Option<&'a [Scalar]> {
+        match v {
+            ConstValue::Scalar(s) => Some(std::slice::from_ref(s)),
+            ConstValue::Components { start, len } => {
+                self.components.get(*start as usize..*start as usize + *len as usize)
+            }
+            ConstValue::Array { .. } => None,
+        }
+    }
+
+    /// The elements of an array value (`None` for a scalar, vector or matrix).
+    pub fn elements_of(&self, v: &ConstValue) -> Option<&[ConstValue]> {
+        match v {
+            ConstValue::Array { start, len } => self.elements.get(*start as usize..*start as usize + *len as usize),
+            _ => None,
+        }
+    }
+
+    /// The value of these components (a scalar inline, others added to the pool).
+    fn add_components(&mut self, comps: &[Scalar]) -> ConstValue {
+        match comps {
+            [s] => ConstValue::Scalar(*s),
+            _ => {
+                let start = self.components.len() as u32;
+                self.components.extend_from_slice(comps);
+                ConstValue::Components { start, len: comps.len() as u32 }
+            }
+        }
+    }
+}
+
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
-    let out = Consts { values: ExprTable::new(), constness: ExprTable::new(), clues: Vec::new() };
+    let out = Consts::default();
     let mut cx = Folder { m, res, typing, out, current: None, scratch_ids: Vec::new() };
     let (constness, values) = cx.arena(Owner::Global, &m.global_exprs);
     cx.out.constness.global = constness;
@@ -349,7 +393,12 @@ impl<'m> Folder<'m> {
     }
 
     fn get(&self, owner: Owner, e: ExprId) -> (Constness, Option<ConstValue>) {
-        (self.constness(owner, e), self.value(owner, e).cloned())
+        (self.constness(owner, e), self.value(owner, e).copied())
+    }
+
+    /// The value of newly computed components.
+    fn store(&mut self, comps: Option<Components>) -> Option<ConstValue> {
+        comps.map(|c| self.out.add_components(&c))
     }
 
     /// Fold every expression of one arena, in arena order; returns its constness and value tables.
@@ -376,10 +425,7 @@ impl<'m> Folder<'m> {
 
     /// The components of `e`'s value, when it is a scalar, vector or matrix constant.
     fn components(&self, owner: Owner, e: ExprId) -> Option<&[Scalar]> {
-        match self.value(owner, e) {
-            Some(ConstValue::Components(c)) => Some(c.as_slice()),
-            _ => None,
-        }
+        self.value(owner, e).and_then(|v| self.out.components_of(v))
     }
 
     /// The arguments of a call or constructor (those in conditional regions too), in a reused buffer: give it
@@ -412,7 +458,7 @@ impl<'m> Folder<'m> {
         e: &Expression,
     ) -> (Constness, Option<ConstValue>) {
         let m = self.m;
-        let one = |s: Scalar| Some(ConstValue::Components(Components::one(s)));
+        let one = |s: Scalar| Some(ConstValue::Scalar(s));
         match &e.kind {
             Expr::Literal(l) => (
                 Constness::Const,
@@ -468,9 +514,8 @@ impl<'m> Folder<'m> {
                         (UnaryOp::BitNot, Scalar::Uint(u)) => Some(Scalar::Uint(!u)),
                         _ => None,
                     }))
-                    .map(ConstValue::Components)
                 });
-                (c, value)
+                (c, self.store(value))
             }
             Expr::Binary { op, left, right } => {
                 let c = self.all(owner, &[*left, *right]);
@@ -497,18 +542,13 @@ impl<'m> Folder<'m> {
                         let compare = matches!(op, BinaryOp::Equal | BinaryOp::NotEqual);
                         if compare {
                             let eq = l == r;
-                            Some(ConstValue::Components(Components::one(Scalar::Bool(if *op == BinaryOp::Equal {
-                                eq
-                            } else {
-                                !eq
-                            }))))
+                            Some(Components::one(Scalar::Bool(if *op == BinaryOp::Equal { eq } else { !eq })))
                         } else {
                             exact((0..n).map(|i| {
                                 let a = *l.get(i).or(l.first().filter(|_| l.len() == 1))?;
                                 let b = *r.get(i).or(r.first().filter(|_| r.len() == 1))?;
                                 scalar_op(*op, a, b)
                             }))
-                            .map(ConstValue::Components)
                         }
                     }
                     _ => None,
@@ -519,13 +559,13 @@ impl<'m> Folder<'m> {
                 if let Some(bad) = bad_shift {
                     self.clue(ConstClue::ShiftOutOfRange { amount: bad }, arena[*right].span);
                 }
-                (c, value)
+                (c, self.store(value))
             }
             Expr::Select { condition, accept, reject } => {
                 let c = self.all(owner, &[*condition, *accept, *reject]);
                 let value = match self.value(owner, *condition).and_then(|v| v.scalar()) {
-                    Some(Scalar::Bool(true)) => self.value(owner, *accept).cloned(),
-                    Some(Scalar::Bool(false)) => self.value(owner, *reject).cloned(),
+                    Some(Scalar::Bool(true)) => self.value(owner, *accept).copied(),
+                    Some(Scalar::Bool(false)) => self.value(owner, *reject).copied(),
                     _ => None,
                 };
                 (c, value)
@@ -551,9 +591,9 @@ impl<'m> Folder<'m> {
                     let ids = self.arg_ids(args);
                     let c = self.all(owner, &ids);
                     let comps: Option<Vec<&[Scalar]>> = ids.iter().map(|a| self.components(owner, *a)).collect();
-                    let value = comps.and_then(|c| builtin(name, &c)).map(ConstValue::Components);
+                    let value = comps.and_then(|c| builtin(name, &c));
                     self.scratch_ids = ids;
-                    (c, value)
+                    (c, self.store(value))
                 }
                 Callee::Struct(_) => {
                     let ids = self.arg_ids(args);
@@ -566,15 +606,13 @@ impl<'m> Folder<'m> {
             },
             Expr::Member { base, .. } => {
                 let c = self.constness(owner, *base);
-                let value = match (self.typing.access.get(owner, id), self.value(owner, *base)) {
-                    (Access::Swizzle(sw), Some(ConstValue::Components(comps))) => sw
-                        .iter()
-                        .map(|&i| comps.get(i as usize).copied())
-                        .collect::<Option<Components>>()
-                        .map(ConstValue::Components),
+                let value = match (self.typing.access.get(owner, id), self.components(owner, *base)) {
+                    (Access::Swizzle(sw), Some(comps)) => {
+                        sw.iter().map(|&i| comps.get(i as usize).copied()).collect::<Option<Components>>()
+                    }
                     _ => None,
                 };
-                (c, value)
+                (c, self.store(value))
             }
             Expr::Index { base, index } => {
                 let c = self.all(owner, &[*base, *index]);
@@ -593,23 +631,21 @@ impl<'m> Folder<'m> {
                 }
                 // A negative index has no value (it is reported above).
                 let index_value = index_value.filter(|i| *i >= 0);
-                let value = match (self.value(owner, *base), index_value) {
-                    (Some(ConstValue::Array(items)), Some(i)) => items.get(i as usize).cloned(),
-                    (Some(ConstValue::Components(comps)), Some(i)) => match self.typing.exprs.get(owner, *base) {
-                        Type::Known(Ty::Vector(..)) => {
-                            comps.get(i as usize).map(|s| ConstValue::Components(Components::one(*s)))
-                        }
-                        Type::Known(Ty::Matrix { rows, .. }) => {
-                            let r = *rows as usize;
-                            comps
-                                .get(i as usize * r..(i as usize + 1) * r)
-                                .map(|c| ConstValue::Components(Components::from_slice(c)))
-                        }
-                        _ => None,
-                    },
+                let Some((base_value, i)) = self.value(owner, *base).zip(index_value) else { return (c, None) };
+                let i = i as usize;
+                if let Some(items) = self.out.elements_of(base_value) {
+                    return (c, items.get(i).copied());
+                }
+                let Some(comps) = self.out.components_of(base_value) else { return (c, None) };
+                let value = match self.typing.exprs.get(owner, *base) {
+                    Type::Known(Ty::Vector(..)) => comps.get(i).map(|s| Components::one(*s)),
+                    Type::Known(Ty::Matrix { rows, .. }) => {
+                        let r = *rows as usize;
+                        comps.get(i * r..(i + 1) * r).map(Components::from_slice)
+                    }
                     _ => None,
                 };
-                (c, value)
+                (c, self.store(value))
             }
             Expr::ArrayLength { base } => match self.typing.exprs.get(owner, *base) {
                 Type::Known(Ty::Array(_, ArrayLen::Known(n))) => (Constness::Const, one(Scalar::Int(*n as i32))),
@@ -618,11 +654,20 @@ impl<'m> Folder<'m> {
         }
     }
 
-    fn construct(&self, owner: Owner, id: ExprId, args: &[ExprId]) -> Option<ConstValue> {
+    fn construct(&mut self, owner: Owner, id: ExprId, args: &[ExprId]) -> Option<ConstValue> {
         let Type::Known(target) = self.typing.exprs.get(owner, id) else { return None };
         match target {
             Ty::Array(..) => {
-                args.iter().map(|a| self.value(owner, *a).cloned()).collect::<Option<Vec<_>>>().map(ConstValue::Array)
+                // The elements go to the pool, when every one is constant.
+                let start = self.out.elements.len();
+                for a in args {
+                    let Some(v) = self.value(owner, *a).copied() else {
+                        self.out.elements.truncate(start);
+                        return None;
+                    };
+                    self.out.elements.push(v);
+                }
+                Some(ConstValue::Array { start: start as u32, len: args.len() as u32 })
             }
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix { .. } => {
                 let like = match target.scalar_kind()? {
@@ -642,14 +687,15 @@ impl<'m> Folder<'m> {
                     if let Ty::Matrix { columns, rows } = target {
                         let (c, r) = (*columns as usize, *rows as usize);
                         let zero = like;
-                        return Some(ConstValue::Components(
-                            (0..c * r).map(|i| if i / r == i % r { flat[0] } else { zero }).collect(),
-                        ));
+                        let diagonal: SmallList<Scalar, 16> =
+                            (0..c * r).map(|i| if i / r == i % r { flat[0] } else { zero }).collect();
+                        return Some(self.out.add_components(&diagonal));
                     }
-                    return Some(ConstValue::Components((0..n).map(|_| flat[0]).collect()));
+                    let splat: SmallList<Scalar, 16> = (0..n).map(|_| flat[0]).collect();
+                    return Some(self.out.add_components(&splat));
                 }
                 (flat.len() >= n && !matches!(target, Ty::Matrix { .. }) || flat.len() == n)
-                    .then(|| ConstValue::Components(Components::from_slice(&flat[..n])))
+                    .then(|| self.out.add_components(&flat[..n]))
             }
             _ => None,
         }

@@ -3,7 +3,7 @@
 
 use shaderlab_frontend::{parse, MapResolver, Options};
 use shaderlab_ir::{Expr, Module, ScalarKind};
-use shaderlab_passes::consts::{Components, ConstValue, Scalar};
+use shaderlab_passes::consts::{ConstValue, Scalar};
 use shaderlab_passes::io::FragmentOutput;
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::{run_passes, Facts, Owner, Ty, Type, UnknownReason};
@@ -172,16 +172,15 @@ fn constants_fold_with_glsl_rules() {
     no_errors(&facts);
     let value = |name: &str| {
         let g = m.globals.values().find(|g| m.name(g.name) == name).expect(name);
-        facts.consts.values.get(Owner::Global, g.init.expect("init")).clone()
+        *facts.consts.values.get(Owner::Global, g.init.expect("init"))
     };
-    assert_eq!(value("N"), Some(ConstValue::Components(Components::one(Scalar::Int(7)))));
-    assert_eq!(
-        value("BIG"),
-        Some(ConstValue::Components(Components::one(Scalar::Int(i32::MIN)))),
-        "32-bit wrap-around"
-    );
-    assert_eq!(value("Y"), Some(ConstValue::Components(Components::one(Scalar::Float(4.0)))));
-    assert_eq!(value("U"), Some(ConstValue::Components(Components::one(Scalar::Uint(3)))));
+    assert_eq!(value("N"), Some(ConstValue::Scalar(Scalar::Int(7))));
+    assert_eq!(value("BIG"), Some(ConstValue::Scalar(Scalar::Int(i32::MIN))), "32-bit wrap-around");
+    assert_eq!(value("Y"), Some(ConstValue::Scalar(Scalar::Float(4.0))));
+    assert_eq!(value("U"), Some(ConstValue::Scalar(Scalar::Uint(3))));
+    let v3 = value("V3").expect("V3 is constant");
+    let floats = [1.0, 2.0, 3.0].map(Scalar::Float);
+    assert_eq!(facts.consts.components_of(&v3), Some(&floats[..]), "vector components in the pool");
     let arr = m.globals.iter().find(|(_, g)| m.name(g.name) == "arr").map(|(id, _)| id).expect("arr");
     assert_eq!(facts.typing.globals[arr], Some(Ty::Array(Box::new(Ty::FLOAT), shaderlab_passes::ArrayLen::Known(7))));
 }

@@ -161,7 +161,8 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         }),
     };
     // Levels are processed top-down; each scope once.
-    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> = HashMap::default();
+    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> =
+        HashMap::with_capacity_and_hasher(module.scopes.len(), Default::default());
     for (id, scope) in module.scopes.iter() {
         children.entry(scope.parent).or_default().push(id);
     }
@@ -175,9 +176,12 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
 
 /// Names declared by the items of each scope, and of the scopes below it.
 fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
-    let mut own: HashMap<ScopeId, HashSet<Name>> = HashMap::default();
+    let mut own: HashMap<ScopeId, HashSet<Name>> =
+        HashMap::with_capacity_and_hasher(m.scopes.len(), Default::default());
     for (id, scope) in m.scopes.iter() {
-        let set = own.entry(id).or_default();
+        // At most one name per item (a conditional region holds several: the set grows then).
+        let set =
+            own.entry(id).or_insert_with(|| HashSet::with_capacity_and_hasher(scope.items.len(), Default::default()));
         Guarded::for_each_item(&scope.items, &mut |item| match item {
             GlobalItem::Var(g) => {
                 set.insert(m.globals[*g].name);
@@ -395,9 +399,11 @@ impl<'m> Resolver<'m> {
                 structs.entry(self.m.structs[*s].name).or_default().push(*s);
             }
         });
+        let all_names = self.scope_names.remove(&id).unwrap_or_default();
         let level = Level {
-            names: HashMap::default(),
-            all_names: self.scope_names.remove(&id).unwrap_or_default(),
+            // Room for the level's own names (`all_names` counts those of the levels below it too).
+            names: HashMap::with_capacity_and_hasher(all_names.len(), Default::default()),
+            all_names,
             structs,
             io_members: HashMap::default(),
         };

@@ -139,7 +139,11 @@ pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
 /// over the same module) instead of entering the regions again.
 pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &BranchContexts) -> Typing {
     let mut t = Typer {
-        member_cache: Default::default(),
+        // Room for every struct's members.
+        member_cache: std::cell::RefCell::new(shaderlab_ir::hash::FastHashMap::with_capacity_and_hasher(
+            module.structs.len(),
+            Default::default(),
+        )),
         m: module,
         res,
         contexts,

@@ -75,14 +75,32 @@ pub enum CallTarget {
 pub struct Resolution {
     pub idents: ExprTable<Resolved>,
     pub calls: ExprTable<CallTarget>,
-    /// Macro uses (`Expr::MacroRef`) to the definitions of that name.
-    pub macro_refs: ExprTable<Vec<MacroId>>,
+    /// Macro uses (`Expr::MacroRef`) to the definitions of that name, as ranges of `macro_defs` (plain data:
+    /// read them with [`Resolution::macro_defs_of`]).
+    pub macro_refs: ExprTable<MacroRefs>,
+    /// The macro definitions of every used name, each name's in declaration order.
+    pub macro_defs: Vec<MacroId>,
     /// User type names, by the span of the type specifier, to their struct declarations.
     pub type_names: HashMap<Span, Vec<StructId>>,
     /// The variant context of each function and global.
     pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,
     pub global_ctx: SecondaryMap<GlobalId, Option<CondCtx>>,
     pub clues: Vec<PassClue>,
+}
+
+/// The definitions a macro use refers to: `len` entries from `start` in [`Resolution::macro_defs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacroRefs {
+    start: u32,
+    len: u32,
+}
+
+impl Resolution {
+    /// The definitions of the macro used by `e` (none when `e` is not a macro use).
+    pub fn macro_defs_of(&self, owner: Owner, e: ExprId) -> &[MacroId] {
+        let r = self.macro_refs.get(owner, e);
+        self.macro_defs.get(r.start as usize..r.start as usize + r.len as usize).unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -349,8 +367,8 @@ struct Resolver<'m> {
     /// The context of every branch entered (kept alive here, which `self_compatible` relies on).
     contexts: BranchContexts,
     self_compatible: SelfCompatible,
-    /// Every macro definition by name, in declaration order (built on the first macro use).
-    macros_by_name: Option<HashMap<Name, Vec<MacroId>>>,
+    /// The definitions of every macro name, as ranges of `out.macro_defs` (built on the first macro use).
+    macros_by_name: Option<HashMap<Name, MacroRefs>>,
     /// The name of every macro definition.
     macro_names: HashSet<Name>,
     /// The name of every struct of the module.
@@ -941,6 +959,16 @@ impl<'m> Resolver<'m> {
         CallTarget::Unresolved
     }
 
+    /// The definitions of macro `name` (grouping every definition by name into `out.macro_defs` on the first
+    /// call).
+    fn macro_defs(&mut self, name: Name) -> MacroRefs {
+        let by_name = match &self.macros_by_name {
+            Some(map) => map,
+            None => self.macros_by_name.insert(group_macros(self.m, &mut self.out.macro_defs)),
+        };
+        by_name.get(&name).copied().unwrap_or_default()
+    }
+
     fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
         for a in args {
             match a {
@@ -968,14 +996,7 @@ impl<'m> Resolver<'m> {
                 self.args(owner, args, ctx);
             }
             Expr::MacroRef { name, args } => {
-                let by_name = self.macros_by_name.get_or_insert_with(|| {
-                    let mut map: HashMap<Name, Vec<MacroId>> = HashMap::default();
-                    for (i, d) in m.macros.iter() {
-                        map.entry(d.name).or_default().push(i);
-                    }
-                    map
-                });
-                let defs: Vec<MacroId> = by_name.get(name).cloned().unwrap_or_default();
+                let defs = self.macro_defs(*name);
                 *table_slot(&mut self.out.macro_refs, owner, id) = defs;
                 if let Some(args) = args {
                     self.args(owner, args, ctx);
@@ -988,6 +1009,32 @@ impl<'m> Resolver<'m> {
             other => other.for_each_child(&mut |c| self.expr(owner, c, ctx)),
         }
     }
+}
+
+/// Every macro definition grouped by name into `pool` (each name's in declaration order): the range of each name.
+fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, MacroRefs> {
+    let mut by_name: HashMap<Name, MacroRefs> = HashMap::with_capacity_and_hasher(m.macros.len(), Default::default());
+    for d in m.macros.values() {
+        by_name.entry(d.name).or_default().len += 1;
+    }
+    // Consecutive ranges (in any order of the names), then filled in declaration order.
+    let base = pool.len() as u32;
+    let mut next = base;
+    for r in by_name.values_mut() {
+        r.start = next;
+        next += std::mem::take(&mut r.len);
+    }
+    let Some(first) = m.macros.keys().next() else { return by_name };
+    pool.resize(next as usize, first);
+    for (i, d) in m.macros.iter() {
+        if let Some(r) = by_name.get_mut(&d.name) {
+            if let Some(slot) = pool.get_mut((r.start + r.len) as usize) {
+                *slot = i;
+            }
+            r.len += 1;
+        }
+    }
+    by_name
 }
 
 /// The entry of `e` in `table` (written in place: cheaper than a call to `ExprTable::set` per expression).

@@ -558,7 +558,7 @@ impl<'m> Typer<'m> {
                 _ => None,
             },
             Expr::MacroRef { args: None, .. } => {
-                let defs = self.res.macro_refs.get(owner, e);
+                let defs = self.res.macro_defs_of(owner, e);
                 let values: Vec<Option<i64>> = defs
                     .iter()
                     .map(|d| m.macros[*d].body_expr.and_then(|b| self.int_value(Owner::Global, b, depth + 1)))
@@ -869,7 +869,7 @@ impl<'m> Typer<'m> {
     /// A macro use is typed when every definition's body is a self-contained expression of one known type.
     fn macro_type(&mut self, owner: Owner, id: ExprId, called: bool) -> Type {
         let m = self.m;
-        let defs = self.res.macro_refs.get(owner, id);
+        let defs = self.res.macro_defs_of(owner, id);
         let mut result: Option<Ty> = None;
         for d in defs {
             let def = &m.macros[*d];

@@ -501,12 +501,12 @@ impl<'a> Reach<'a> {
                 }
                 match facts.resolution.calls.get(owner, e) {
                     CallTarget::Constructor(list) => {
-                        for &s in list {
+                        for &s in facts.resolution.structs(*list) {
                             self.add_struct(s);
                         }
                     }
                     CallTarget::Callable { user, .. } if matches!(facts.typing.callees.get(owner, e), Callee::None) => {
-                        self.function_work.extend(user.iter().copied());
+                        self.function_work.extend(facts.resolution.functions(*user).iter().copied());
                     }
                     CallTarget::Callable { .. } | CallTarget::NotACall | CallTarget::Unresolved => {}
                 }

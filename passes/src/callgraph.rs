@@ -79,7 +79,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
                 Callee::User(t) => std::slice::from_ref(t),
                 Callee::Builtin(_) | Callee::Struct(_) => &[],
                 Callee::None => match res.calls.get(owner, e) {
-                    CallTarget::Callable { user, .. } => user,
+                    CallTarget::Callable { user, .. } => res.functions(*user),
                     _ => &[],
                 },
             };

@@ -61,13 +61,14 @@ pub enum CallTarget {
     /// Not a call expression.
     #[default]
     NotACall,
-    /// User overloads visible at the call (declared before it) and whether a builtin of that name exists.
+    /// User overloads visible at the call (declared before it; read them with [`Resolution::functions`]) and
+    /// whether a builtin of that name exists.
     Callable {
-        user: SmallList<FunctionId, 1>,
+        user: ListRef<FunctionId>,
         builtin: bool,
     },
-    /// A struct constructor.
-    Constructor(Vec<StructId>),
+    /// A struct constructor (the structs of that name: read them with [`Resolution::structs`]).
+    Constructor(ListRef<StructId>),
     Unresolved,
 }
 
@@ -77,9 +78,13 @@ pub struct Resolution {
     pub calls: ExprTable<CallTarget>,
     /// Macro uses (`Expr::MacroRef`) to the definitions of that name, as ranges of `macro_defs` (plain data:
     /// read them with [`Resolution::macro_defs_of`]).
-    pub macro_refs: ExprTable<MacroRefs>,
-    /// The macro definitions of every used name, each name's in declaration order.
+    pub macro_refs: ExprTable<ListRef<MacroId>>,
+    /// The macro definitions of every name, each name's in declaration order.
     pub macro_defs: Vec<MacroId>,
+    /// The user functions of every [`CallTarget::Callable`], one list after the other.
+    pub call_functions: Vec<FunctionId>,
+    /// The structs of every [`CallTarget::Constructor`], one list after the other.
+    pub call_structs: Vec<StructId>,
     /// User type names, by the span of the type specifier, to their struct declarations.
     pub type_names: HashMap<Span, Vec<StructId>>,
     /// The variant context of each function and global.
@@ -88,18 +93,70 @@ pub struct Resolution {
     pub clues: Vec<PassClue>,
 }
 
-/// The definitions a macro use refers to: `len` entries from `start` in [`Resolution::macro_defs`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MacroRefs {
+/// A list kept in one of the pools of [`Resolution`]: `len` entries from `start`. Plain data, so the tables
+/// holding such lists own no heap memory.
+#[derive(Debug)]
+pub struct ListRef<T> {
     start: u32,
     len: u32,
+    of: std::marker::PhantomData<T>,
+}
+
+impl<T> ListRef<T> {
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The entries, in `pool`.
+    fn of<'p>(&self, pool: &'p [T]) -> &'p [T] {
+        pool.get(self.start as usize..self.start as usize + self.len as usize).unwrap_or_default()
+    }
+
+    /// The entries of `pool` from `start` on (those just added).
+    fn since(pool: &[T], start: usize) -> Self {
+        let len = pool.len().saturating_sub(start);
+        ListRef { start: start as u32, len: len as u32, of: std::marker::PhantomData }
+    }
+}
+
+impl<T> Clone for ListRef<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ListRef<T> {}
+
+impl<T> Default for ListRef<T> {
+    fn default() -> Self {
+        ListRef { start: 0, len: 0, of: std::marker::PhantomData }
+    }
+}
+
+impl<T> PartialEq for ListRef<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.start, self.len) == (other.start, other.len)
+    }
 }
 
 impl Resolution {
     /// The definitions of the macro used by `e` (none when `e` is not a macro use).
     pub fn macro_defs_of(&self, owner: Owner, e: ExprId) -> &[MacroId] {
-        let r = self.macro_refs.get(owner, e);
-        self.macro_defs.get(r.start as usize..r.start as usize + r.len as usize).unwrap_or_default()
+        self.macro_refs.get(owner, e).of(&self.macro_defs)
+    }
+
+    /// The user functions of a [`CallTarget::Callable`].
+    pub fn functions(&self, list: ListRef<FunctionId>) -> &[FunctionId] {
+        list.of(&self.call_functions)
+    }
+
+    /// The structs of a [`CallTarget::Constructor`].
+    pub fn structs(&self, list: ListRef<StructId>) -> &[StructId] {
+        list.of(&self.call_structs)
     }
 }
 
@@ -368,7 +425,7 @@ struct Resolver<'m> {
     contexts: BranchContexts,
     self_compatible: SelfCompatible,
     /// The definitions of every macro name, as ranges of `out.macro_defs` (built on the first macro use).
-    macros_by_name: Option<HashMap<Name, MacroRefs>>,
+    macros_by_name: Option<HashMap<Name, ListRef<MacroId>>>,
     /// The name of every macro definition.
     macro_names: HashSet<Name>,
     /// The name of every struct of the module.
@@ -908,17 +965,20 @@ impl<'m> Resolver<'m> {
 
     fn lookup_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         if let Some(structs) = self.lookup_struct(name, ctx) {
-            return CallTarget::Constructor(structs);
+            let start = self.out.call_structs.len();
+            self.out.call_structs.extend(structs);
+            return CallTarget::Constructor(ListRef::since(&self.out.call_structs, start));
         }
-        let mut user: SmallList<FunctionId, 1> = SmallList::new();
+        let pool = &mut self.out.call_functions;
+        let start = pool.len();
         for scope in self.locals.iter().rev() {
             if let Some(f) = scope.functions.get(&name) {
-                user.extend(f.iter().copied());
+                pool.extend(f.iter().copied());
             }
         }
         for level in self.levels.iter().rev() {
             if let Some(decls) = level.names.get(&name) {
-                user.extend(decls.iter().filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible)).filter_map(
+                pool.extend(decls.iter().filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible)).filter_map(
                     |d| match d.kind {
                         DeclKind::Function(f) => Some(f),
                         _ => None,
@@ -926,6 +986,7 @@ impl<'m> Resolver<'m> {
                 ));
             }
         }
+        let user = ListRef::since(pool, start);
         let text = self.name(name);
         let builtin = builtins::is_builtin_function(text);
         if !user.is_empty() || builtin {
@@ -961,7 +1022,7 @@ impl<'m> Resolver<'m> {
 
     /// The definitions of macro `name` (grouping every definition by name into `out.macro_defs` on the first
     /// call).
-    fn macro_defs(&mut self, name: Name) -> MacroRefs {
+    fn macro_defs(&mut self, name: Name) -> ListRef<MacroId> {
         let by_name = match &self.macros_by_name {
             Some(map) => map,
             None => self.macros_by_name.insert(group_macros(self.m, &mut self.out.macro_defs)),
@@ -1012,8 +1073,9 @@ impl<'m> Resolver<'m> {
 }
 
 /// Every macro definition grouped by name into `pool` (each name's in declaration order): the range of each name.
-fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, MacroRefs> {
-    let mut by_name: HashMap<Name, MacroRefs> = HashMap::with_capacity_and_hasher(m.macros.len(), Default::default());
+fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, ListRef<MacroId>> {
+    let mut by_name: HashMap<Name, ListRef<MacroId>> =
+        HashMap::with_capacity_and_hasher(m.macros.len(), Default::default());
     for d in m.macros.values() {
         by_name.entry(d.name).or_default().len += 1;
     }

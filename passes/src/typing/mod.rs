@@ -975,7 +975,7 @@ impl<'m> Typer<'m> {
         let m = self.m;
         match target {
             CallTarget::Constructor(structs) => {
-                let [s] = structs.as_slice() else {
+                let [s] = self.res.structs(*structs) else {
                     return Type::Unknown(UnknownReason::Variant);
                 };
                 self.out.callees.set(owner, id, Callee::Struct(*s));
@@ -986,6 +986,7 @@ impl<'m> Typer<'m> {
             }
             CallTarget::Callable { user, builtin } => {
                 let builtin = *builtin;
+                let user = self.res.functions(*user);
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
                     let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f].clone()).collect();

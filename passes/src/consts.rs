@@ -741,7 +741,8 @@ impl<'m> Folder<'m> {
                     self.spec(ty, owner);
                 }
             }
-            if let Some(body) = &func.body {
+            // Typing saw every statement of a typed body: a body without a switch has no labels to check.
+            if let Some(body) = func.body.as_ref().filter(|_| self.typing.has_switch[f] != Some(false)) {
                 self.switches(owner, &body.stmts);
             }
         }

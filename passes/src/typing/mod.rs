@@ -129,6 +129,9 @@ pub struct Typing {
     pub globals: SecondaryMap<GlobalId, Option<Ty>>,
     pub returns: SecondaryMap<FunctionId, Option<Ty>>,
     pub clues: Vec<PassClue>,
+    /// Per function: `None` when its body was not typed, else whether the body has a `switch` (constant folding
+    /// looks for case labels only where there is one).
+    pub(crate) has_switch: SecondaryMap<FunctionId, Option<bool>>,
 }
 
 pub fn infer_types(module: &Module, res: &Resolution) -> Typing {
@@ -329,6 +332,7 @@ impl<'m> Typer<'m> {
         }
         let ctx = self.ctx.clone();
         if let Some(body) = &func.body {
+            self.out.has_switch[f].get_or_insert(false);
             self.stmts(f, &body.stmts, &ctx);
         }
         self.current = None;
@@ -428,6 +432,7 @@ impl<'m> Typer<'m> {
                 self.condition(owner, *condition);
             }
             StmtKind::Switch { selector, body } => {
+                self.out.has_switch[f] = Some(true);
                 let t = self.expr(owner, *selector);
                 if let Type::Known(ty) = t {
                     if !matches!(ty, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {

@@ -116,7 +116,8 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     // With syntax errors, statements may be missing: whole-stage checks (a varying never written, no
     // gl_Position) would report what the parse lost.
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
-    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::default(), incomplete };
+    let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
+    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::default(), incomplete, scans };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -136,6 +137,20 @@ struct IoCx<'m> {
     /// (span, code): passes share functions, so a problem is reported once.
     reported: HashSet<(Span, &'static str)>,
     incomplete: bool,
+    /// Per function (by index), what its expressions hold for IO, scanned on first use: passes and stages share
+    /// functions, and each looks only at these.
+    scans: Vec<Option<FunctionScan>>,
+}
+
+/// The expressions of one function that IO roles look at.
+struct FunctionScan {
+    /// In arena order: member accesses of struct fields, identifiers resolving to IO members or builtins, struct
+    /// constructors and builtin calls.
+    uses: Vec<ExprId>,
+    /// Per expression: whether it is written (an assignment target or on the base chain of one).
+    written: Vec<bool>,
+    /// Builtins written (as assignment targets), with the span of each write, in arena order.
+    builtins_written: Vec<(&'static str, Span)>,
 }
 
 /// A struct-typed parameter or return: the struct, when the type is a struct.
@@ -288,18 +303,22 @@ impl<'m> IoCx<'m> {
             });
         }
         for &f in vorder {
-            io.vertex_builtins.extend(self.builtins_written(f).into_iter().map(|(n, _)| n));
+            let scan = self.take_scan(f);
+            io.vertex_builtins.extend(scan.builtins_written.iter().map(|(n, _)| *n));
+            self.put_scan(f, scan);
         }
         // First write of each fragment output builtin, in source order.
         let mut first_writes: BTreeMap<&'static str, Span> = BTreeMap::new();
         for &f in forder {
-            for (name, span) in self.builtins_written(f) {
+            let scan = self.take_scan(f);
+            for &(name, span) in &scan.builtins_written {
                 io.fragment_builtins.insert(name);
                 let slot = first_writes.entry(name).or_insert(span);
                 if (span.file, span.start) < (slot.file, slot.start) {
                     *slot = span;
                 }
             }
+            self.put_scan(f, scan);
         }
         // Vertex position.
         if let Some(v) = v {
@@ -441,26 +460,66 @@ impl<'m> IoCx<'m> {
         }
     }
 
-    /// Builtins written (as assignment targets) in a function, with the span of each write.
-    fn builtins_written(&self, f: FunctionId) -> Vec<(&'static str, Span)> {
+    /// The scan of a function (made on the first call): give it back with [`IoCx::put_scan`].
+    fn take_scan(&mut self, f: FunctionId) -> FunctionScan {
+        match self.scans.get_mut(f.index()).and_then(Option::take) {
+            Some(scan) => scan,
+            None => self.scan_function(f),
+        }
+    }
+
+    fn put_scan(&mut self, f: FunctionId, scan: FunctionScan) {
+        if let Some(slot) = self.scans.get_mut(f.index()) {
+            *slot = Some(scan);
+        }
+    }
+
+    fn scan_function(&self, f: FunctionId) -> FunctionScan {
         let func = &self.m.functions[f];
         let owner = Owner::Function(f);
-        let mut out = Vec::new();
-        for (_, e) in func.exprs.iter() {
-            let target = match &e.kind {
-                Expr::Assign { target, .. } | Expr::IncDec { target, .. } => *target,
-                _ => continue,
-            };
-            let root = root_of(func, target);
-            if let Resolved::Symbols(s) = self.res.idents.get(owner, root) {
-                for sym in s {
-                    if let Symbol::Builtin(name) = sym {
-                        out.push((*name, e.span));
-                    }
+        let typing = self.typing;
+        let (access, types, callees) =
+            (typing.access.get_arena(owner), typing.exprs.get_arena(owner), typing.callees.get_arena(owner));
+        let idents = self.res.idents.get_arena(owner);
+        let mut scan =
+            FunctionScan { uses: Vec::new(), written: vec![false; func.exprs.len()], builtins_written: Vec::new() };
+        for (id, e) in func.exprs.iter() {
+            let used = match &e.kind {
+                Expr::Member { base, .. } => {
+                    matches!(access[id], crate::typing::Access::Field(_))
+                        && matches!(types[*base], Type::Known(Ty::Struct(_)))
                 }
+                Expr::Ident(_) => matches!(&idents[id], Resolved::Symbols(symbols)
+                    if symbols.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_)))),
+                Expr::Call { .. } => matches!(callees[id], Callee::Struct(_) | Callee::Builtin(_)),
+                // A write marks its target's base chain (earlier expressions: arena order is operands-first).
+                Expr::Assign { target, .. } | Expr::IncDec { target, .. } => {
+                    let mut t = *target;
+                    loop {
+                        if let Some(w) = scan.written.get_mut(t.index()) {
+                            *w = true;
+                        }
+                        match &func.exprs[t].kind {
+                            Expr::Member { base, .. } | Expr::Index { base, .. } => t = *base,
+                            _ => break,
+                        }
+                    }
+                    if let Resolved::Symbols(s) = &idents[t] {
+                        for sym in s {
+                            if let Symbol::Builtin(name) = sym {
+                                scan.builtins_written.push((*name, e.span));
+                            }
+                        }
+                    }
+                    false
+                }
+                _ => false,
+            };
+            if used {
+                scan.uses.push(id);
             }
         }
-        out
+        scan
     }
 
     /// Visit IO-struct member uses of a function; report stage mismatches and writes to stage inputs.
@@ -500,32 +559,20 @@ impl<'m> IoCx<'m> {
                 _ => None,
             })
         });
-        // Expressions that are written: assignment targets and everything on their base chains.
-        let mut written = vec![false; func.exprs.len()];
-        for (_, e) in func.exprs.iter() {
-            if let Expr::Assign { target, .. } | Expr::IncDec { target, .. } = &e.kind {
-                let mut t = *target;
-                loop {
-                    written[t.index()] = true;
-                    match &func.exprs[t].kind {
-                        Expr::Member { base, .. } | Expr::Index { base, .. } => t = *base,
-                        _ => break,
-                    }
-                }
-            }
-        }
+        let scan = self.take_scan(f);
         // This function's tables, looked up once.
         let typing = self.typing;
         let (access, types, callees) =
             (typing.access.get_arena(owner), typing.exprs.get_arena(owner), typing.callees.get_arena(owner));
         let idents = self.res.idents.get_arena(owner);
-        for (id, e) in func.exprs.iter() {
+        for &id in &scan.uses {
+            let e = &func.exprs[id];
+            let write = scan.written[id.index()];
             match &e.kind {
                 Expr::Member { base, member, .. } => {
                     let exists = matches!(access[id], crate::typing::Access::Field(_));
                     if let Type::Known(Ty::Struct(s)) = &types[*base] {
                         if stage_io.contains(&Some(*s)) && exists {
-                            let write = written[id.index()];
                             on_use(UseKind::Member, *s, *member, write);
                             // Only the entry's own input parameter is the stage input (locals and helper
                             // parameters of the struct type are copies).
@@ -540,7 +587,6 @@ impl<'m> IoCx<'m> {
                         for sym in symbols {
                             match sym {
                                 Symbol::IoMember(s, name) => {
-                                    let write = written[id.index()];
                                     on_use(UseKind::Member, *s, *name, write);
                                     if write && inputs.contains(s) {
                                         self.not_writable(*s, *name, stage, e.span);
@@ -593,6 +639,7 @@ impl<'m> IoCx<'m> {
                 _ => {}
             }
         }
+        self.put_scan(f, scan);
     }
 
     fn not_writable(&mut self, s: StructId, member: Name, stage: Stage, span: Span) {

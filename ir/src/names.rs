@@ -14,24 +14,32 @@ entity_impl!(Name, "name");
 ///
 /// Layout (chosen because interning is on the lexer's per-identifier path and a module's interner is cloned from a
 /// seed on every compile):
-/// - every spelling is appended to one `text` buffer; name `i` is `text[bounds[i]..bounds[i + 1]]` (`bounds`
-///   starts with 0 and only grows by appending), so interning a new name allocates nothing per name and a clone is
-///   a few `memcpy`s;
+/// - every spelling is appended to one `text` buffer, and `entries[i]` records where name `i` lies in it along with
+///   its first eight bytes (`head`), so interning a new name allocates nothing per name and a clone is a few
+///   `memcpy`s;
 /// - `slots` is an open-addressing table (linear probing, power-of-two size, at most half full) of name indices,
-///   `EMPTY_SLOT` where free; `hashes[i]` keeps name `i`'s hash (growing the table never rehashes text) and
-///   `heads[i]` its first eight bytes, so a lookup of a spelling of at most eight bytes (most identifiers)
-///   compares two words and a length, and never the text.
+///   `EMPTY_SLOT` where free. A lookup of a spelling of at most eight bytes (most identifiers) compares one head
+///   word and a length per probe, never the text; longer ones also compare their last eight bytes. Hashes are not
+///   kept (a module's interner is cloned from a seed on every compile, and four more bytes per name cost more to
+///   copy than the rare growth of the table, which hashes every name again, costs).
 ///
 /// Equality, `Debug` and serialization only look at the names in order (a JSON array of strings), never at the
 /// table's size. A clone keeps the original's spare room (see [`Interner::reserve`]).
 pub struct Interner {
     text: String,
-    bounds: Vec<u32>,
-    hashes: Vec<u32>,
-    heads: Vec<u64>,
+    entries: Vec<Entry>,
     slots: Vec<u32>,
 }
 
+/// Where one name's spelling lies in [`Interner::text`], and its first eight bytes (see [`head_of`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    head: u64,
+    start: u32,
+    len: u32,
+}
+
+/// A free slot (four billion names do not fit in memory, so no name has this index).
 const EMPTY_SLOT: u32 = u32::MAX;
 const MIN_SLOTS: usize = 64;
 
@@ -39,16 +47,19 @@ const MIN_SLOTS: usize = 64;
 /// bytes are equal exactly when their heads and lengths are.
 #[inline]
 fn head_of(bytes: &[u8]) -> u64 {
-    match bytes.first_chunk::<8>() {
-        Some(word) => u64::from_le_bytes(*word),
-        None => {
-            let mut word = 0u64;
-            for (i, &b) in bytes.iter().enumerate() {
-                word |= u64::from(b) << (8 * i);
-            }
-            word
-        }
+    if let Some(word) = bytes.first_chunk::<8>() {
+        return u64::from_le_bytes(*word);
     }
+    // Shorter: two overlapping loads cover every byte; the second is shifted to where its bytes belong (the bytes
+    // both loads hold are equal, so or-ing them in twice changes nothing).
+    let len = bytes.len();
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        return u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << (8 * (len - 4));
+    }
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<2>(), bytes.last_chunk::<2>()) {
+        return u64::from(u16::from_le_bytes(*first)) | u64::from(u16::from_le_bytes(*last)) << (8 * (len - 2));
+    }
+    bytes.first().map_or(0, |&b| u64::from(b))
 }
 
 /// Hash of a spelling: its head and length, then (past eight bytes) its last eight bytes, which covers every byte
@@ -59,9 +70,8 @@ fn hash_text(bytes: &[u8], head: u64) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let len = bytes.len();
     let mut hash = (head ^ (len as u64).rotate_left(56)).wrapping_mul(K);
-    if len > 8 {
-        let tail = u64::from_le_bytes(bytes[len - 8..].try_into().unwrap_or([0; 8]));
-        hash = (hash.rotate_left(5) ^ tail).wrapping_mul(K);
+    if let Some(tail) = bytes.last_chunk::<8>().filter(|_| len > 8) {
+        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(*tail)).wrapping_mul(K);
         if len > 16 {
             for chunk in bytes[8..len - 8].chunks(8) {
                 hash = (hash.rotate_left(5) ^ head_of(chunk)).wrapping_mul(K);
@@ -73,13 +83,7 @@ fn hash_text(bytes: &[u8], head: u64) -> u32 {
 
 impl Default for Interner {
     fn default() -> Self {
-        Self {
-            text: String::new(),
-            bounds: vec![0],
-            hashes: Vec::new(),
-            heads: Vec::new(),
-            slots: vec![EMPTY_SLOT; MIN_SLOTS],
-        }
+        Self { text: String::new(), entries: Vec::new(), slots: vec![EMPTY_SLOT; MIN_SLOTS] }
     }
 }
 
@@ -96,77 +100,88 @@ impl Interner {
 
     #[inline]
     fn text_of(&self, index: usize) -> &str {
-        let (start, end) = (self.bounds[index] as usize, self.bounds[index + 1] as usize);
+        let entry = self.entries[index];
+        let (start, end) = (entry.start as usize, entry.start as usize + entry.len as usize);
         debug_assert!(start <= end && end <= self.text.len());
-        // SAFETY: `bounds` only ever records `text.len()` right after a whole `&str` was appended to `text` (see
-        // `intern`), and `text` is never truncated, so `start..end` lies inside `text` on character boundaries.
-        // This is the resolve path of every name the backends print; the checked slice's boundary tests showed up
-        // as a tenth of name resolution.
+        // SAFETY: an entry only ever records the position of a whole `&str` right after it was appended to `text`
+        // (see `insert`), and `text` is never truncated, so `start..end` lies inside `text` on character
+        // boundaries. This is the resolve path of every name the backends print; the checked slice's boundary
+        // tests showed up as a tenth of name resolution.
         unsafe { self.text.get_unchecked(start..end) }
     }
 
-    /// Whether name `i`, whose head equals `text`'s, is `text`: same length, and for spellings longer than eight
-    /// bytes the same last eight bytes (up to sixteen bytes that covers everything) or the same text.
+    /// Whether `entry`, whose head equals `bytes`'s, is `bytes`: same length, and for spellings longer than
+    /// eight bytes the same last eight bytes (up to sixteen bytes that covers everything) or the same text.
     #[inline(always)]
-    fn same_tail(&self, i: usize, text: &str) -> bool {
-        let (start, end) = (self.bounds[i] as usize, self.bounds[i + 1] as usize);
-        let len = text.len();
-        if end - start != len {
+    fn same_rest(&self, entry: Entry, bytes: &[u8]) -> bool {
+        let len = bytes.len();
+        if entry.len as usize != len {
             return false;
         }
         if len <= 8 {
             return true;
         }
-        let stored = &self.text.as_bytes()[start..end];
+        let start = entry.start as usize;
+        let Some(stored) = self.text.as_bytes().get(start..start + len) else {
+            return false;
+        };
         if len <= 16 {
-            return stored[len - 8..] == text.as_bytes()[len - 8..];
+            return stored[len - 8..] == bytes[len - 8..];
         }
-        stored == text.as_bytes()
+        stored == bytes
     }
 
-    /// The slot holding `text` (head `head`, hash `hash`), or the free slot where it would go.
+    /// The index of `bytes` (head `head`, hash `hash`), or the free slot where it would go.
     #[inline(always)]
-    fn find(&self, text: &str, head: u64, hash: u32) -> (usize, Option<u32>) {
+    fn find(&self, bytes: &[u8], head: u64, hash: u32) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
             let index = self.slots[slot];
             if index == EMPTY_SLOT {
-                return (slot, None);
+                return Err(slot);
             }
-            let i = index as usize;
-            if self.hashes[i] == hash && self.heads[i] == head && self.same_tail(i, text) {
-                return (slot, Some(index));
+            if let Some(&entry) = self.entries.get(index as usize) {
+                if entry.head == head && self.same_rest(entry, bytes) {
+                    return Ok(index);
+                }
             }
             slot = (slot + 1) & mask;
         }
     }
 
+    #[inline]
     pub fn intern(&mut self, text: &str) -> Name {
-        let head = head_of(text.as_bytes());
-        let hash = hash_text(text.as_bytes(), head);
-        let (slot, found) = self.find(text, head, hash);
-        if let Some(index) = found {
-            return Name(index);
+        let bytes = text.as_bytes();
+        let head = head_of(bytes);
+        let hash = hash_text(bytes, head);
+        match self.find(bytes, head, hash) {
+            Ok(index) => Name(index),
+            Err(slot) => self.insert(text, head, slot),
         }
-        let index = self.hashes.len() as u32;
+    }
+
+    /// Adds `text` (not interned yet) as a new name in the free slot `slot`. Kept out of line: the lexer calls
+    /// `intern` once per identifier and finds most of them.
+    #[inline(never)]
+    fn insert(&mut self, text: &str, head: u64, slot: usize) -> Name {
+        let index = self.entries.len() as u32;
+        self.entries.push(Entry { head, start: self.text.len() as u32, len: text.len() as u32 });
         self.text.push_str(text);
-        self.bounds.push(self.text.len() as u32);
-        self.hashes.push(hash);
-        self.heads.push(head);
         self.slots[slot] = index;
-        if self.hashes.len() * 2 > self.slots.len() {
+        if self.entries.len() * 2 > self.slots.len() {
             self.grow(self.slots.len() * 2);
         }
         Name(index)
     }
 
-    /// Rebuilds the table with `size` slots (a power of two) from the kept hashes.
+    /// Rebuilds the table with `size` slots (a power of two), hashing every name again.
     fn grow(&mut self, size: usize) {
         let mut slots = vec![EMPTY_SLOT; size];
         let mask = size - 1;
-        for (index, &hash) in self.hashes.iter().enumerate() {
-            let mut slot = hash as usize & mask;
+        for index in 0..self.len() {
+            let bytes = self.text_of(index).as_bytes();
+            let mut slot = hash_text(bytes, self.entries[index].head) as usize & mask;
             while slots[slot] != EMPTY_SLOT {
                 slot = (slot + 1) & mask;
             }
@@ -182,16 +197,15 @@ impl Interner {
         if wanted > self.slots.len() {
             self.grow(wanted);
         }
-        self.bounds.reserve(additional);
-        self.hashes.reserve(additional);
-        self.heads.reserve(additional);
+        self.entries.reserve(additional);
         self.text.reserve(additional * 8);
     }
 
     /// The name of `text` if it was interned before.
     pub fn lookup(&self, text: &str) -> Option<Name> {
-        let head = head_of(text.as_bytes());
-        self.find(text, head, hash_text(text.as_bytes(), head)).1.map(Name)
+        let bytes = text.as_bytes();
+        let head = head_of(bytes);
+        self.find(bytes, head, hash_text(bytes, head)).ok().map(Name)
     }
 
     pub fn resolve(&self, name: Name) -> &str {
@@ -205,11 +219,11 @@ impl Interner {
     }
 
     pub fn len(&self) -> usize {
-        self.hashes.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.hashes.is_empty()
+        self.entries.is_empty()
     }
 
     /// Every name's text, in name order.
@@ -229,19 +243,13 @@ impl Clone for Interner {
         }
         let mut text = String::with_capacity(self.text.capacity());
         text.push_str(&self.text);
-        Self {
-            text,
-            bounds: with_room(&self.bounds, self.bounds.capacity()),
-            hashes: with_room(&self.hashes, self.hashes.capacity()),
-            heads: with_room(&self.heads, self.heads.capacity()),
-            slots: self.slots.clone(),
-        }
+        Self { text, entries: with_room(&self.entries, self.entries.capacity()), slots: self.slots.clone() }
     }
 }
 
 impl PartialEq for Interner {
     fn eq(&self, other: &Self) -> bool {
-        self.bounds == other.bounds && self.text == other.text
+        self.entries == other.entries && self.text == other.text
     }
 }
 
@@ -323,6 +331,17 @@ mod tests {
         }
         assert_eq!(ids[0], Interner::EMPTY);
         assert_eq!(names.lookup("positio"), None);
+    }
+
+    #[test]
+    fn head_is_the_zero_padded_first_eight_bytes() {
+        let text = b"abcdefghij";
+        for len in 0..=text.len() {
+            let mut padded = [0u8; 8];
+            let n = len.min(8);
+            padded[..n].copy_from_slice(&text[..n]);
+            assert_eq!(head_of(&text[..len]), u64::from_le_bytes(padded), "length {len}");
+        }
     }
 
     #[test]

@@ -3,9 +3,13 @@
 //! It never fails: unreadable text becomes a [`TokenKind::Error`] token that the consumer reports, so text the
 //! compiler skips (an `Editor { }` block) produces no diagnostic. Comments and whitespace are dropped;
 //! a backslash before a line break joins the lines.
+//!
+//! One table lookup on a token's first byte ([`START`]) picks what to scan; identifiers and blank runs are
+//! scanned in tight loops over a byte-class table ([`CLASS`]), and a punctuator is read from the table when it can
+//! only be one byte long, or from one match on the next byte when it may be longer.
 
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{FileId, Interner, Span};
+use shaderlab_ir::{FileId, Interner, Name, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
@@ -16,7 +20,7 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     } else {
         Vec::with_capacity(text.len() / 5 + 16)
     };
-    let mut lexer = Lexer { bytes: text.as_bytes(), text, pos: 0, file, line_start: true, out };
+    let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out };
     lexer.run(names);
     lexer.out
 }
@@ -24,8 +28,8 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
 struct Lexer<'a> {
     bytes: &'a [u8],
     text: &'a str,
-    pos: usize,
     file: FileId,
+    /// The next token is the first of its line.
     line_start: bool,
     out: Vec<Token>,
 }
@@ -36,304 +40,81 @@ const IDENT_START: u8 = 1;
 const IDENT_CONTINUE: u8 = 2;
 const BLANK: u8 = 4;
 
+const fn class_of(c: u8) -> u8 {
+    if c.is_ascii_alphabetic() || c == b'_' {
+        IDENT_START | IDENT_CONTINUE
+    } else if c.is_ascii_digit() {
+        IDENT_CONTINUE
+    } else if matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+        BLANK
+    } else {
+        0
+    }
+}
+
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphabetic() || c == b'_' {
-            table[b] = IDENT_START | IDENT_CONTINUE;
-        } else if c.is_ascii_digit() {
-            table[b] = IDENT_CONTINUE;
-        } else if matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-            table[b] = BLANK;
-        }
+        table[b] = class_of(b as u8);
         b += 1;
     }
     table
 };
 
-/// Position of the first `\n` in `bytes`, eight bytes at a time (line comments are the longest runs the lexer
-/// skips).
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
-        // A zero byte in `word` is a newline in the chunk.
-        if word.wrapping_sub(ONES) & !word & HIGHS != 0 {
-            break;
-        }
-        offset += 8;
-    }
-    bytes[offset..].iter().position(|&c| c == b'\n').map(|i| offset + i)
+/// What a token (or skipped text) starting with a given byte is: the lexer's dispatch.
+#[derive(Clone, Copy)]
+enum Start {
+    /// No token starts here: an error run (also NUL and every non-ASCII byte).
+    Other,
+    Blank,
+    Newline,
+    Ident,
+    Digit,
+    /// `.`: a number when a digit follows, else a punctuator.
+    Dot,
+    /// `/`: a comment or a punctuator.
+    Slash,
+    Quote,
+    /// `\`: a line continuation when a line break follows, else an error run.
+    Backslash,
+    /// A punctuator that never starts a longer one (`(`, `;`, ...).
+    Single(Punct),
+    /// A punctuator that may start a longer one (`+` of `+=` and `++`, ...).
+    Operator(Punct),
 }
 
-#[inline]
-fn is_ident_start(b: u8) -> bool {
-    CLASS[b as usize] & IDENT_START != 0
-}
-
-#[inline]
-fn is_ident_continue(b: u8) -> bool {
-    CLASS[b as usize] & IDENT_CONTINUE != 0
-}
-
-impl<'a> Lexer<'a> {
-    fn peek(&self, offset: usize) -> u8 {
-        self.bytes.get(self.pos + offset).copied().unwrap_or(0)
-    }
-
-    fn push(&mut self, kind: TokenKind, start: usize, names: &mut Interner, sym_text: Option<&str>) {
-        let sym = match sym_text {
-            Some(text) => names.intern(text),
-            None => Interner::EMPTY,
+static START: [Start; 256] = {
+    let mut table = [Start::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = match c {
+            b'\n' => Start::Newline,
+            b'.' => Start::Dot,
+            b'/' => Start::Slash,
+            b'"' => Start::Quote,
+            b'\\' => Start::Backslash,
+            _ if class_of(c) & BLANK != 0 => Start::Blank,
+            _ if class_of(c) & IDENT_START != 0 => Start::Ident,
+            _ if c.is_ascii_digit() => Start::Digit,
+            _ => match one_byte_punct(c) {
+                Some(p) if matches!(c, b'=' | b'!' | b'<' | b'>' | b'&' | b'|' | b'^' | b'+' | b'-' | b'*' | b'%') => {
+                    Start::Operator(p)
+                }
+                Some(p) => Start::Single(p),
+                None => Start::Other,
+            },
         };
-        self.out.push(Token {
-            kind,
-            sym,
-            span: Span::new(self.file, start as u32, self.pos as u32),
-            line_start: self.line_start,
-        });
-        self.line_start = false;
+        b += 1;
     }
+    table
+};
 
-    fn run(&mut self, names: &mut Interner) {
-        let empty = Interner::EMPTY;
-        while self.pos < self.bytes.len() {
-            let b = self.bytes[self.pos];
-            let start = self.pos;
-            match b {
-                b'\n' => {
-                    self.pos += 1;
-                    self.line_start = true;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                    // Runs of blanks (indentation) in one tight loop.
-                    self.pos += 1;
-                    self.pos += self.bytes[self.pos..]
-                        .iter()
-                        .position(|&c| CLASS[c as usize] & BLANK == 0)
-                        .unwrap_or(self.bytes.len() - self.pos);
-                }
-                b'\\' if matches!(self.peek(1), b'\n') => self.pos += 2,
-                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
-                b'/' if self.peek(1) == b'/' => {
-                    let rest = &self.bytes[self.pos..];
-                    self.pos += memchr_newline(rest).unwrap_or(rest.len());
-                }
-                b'/' if self.peek(1) == b'*' => {
-                    self.pos += 2;
-                    let mut closed = false;
-                    while self.pos < self.bytes.len() {
-                        if self.bytes[self.pos] == b'*' && self.peek(1) == b'/' {
-                            self.pos += 2;
-                            closed = true;
-                            break;
-                        }
-                        if self.bytes[self.pos] == b'\n' {
-                            // A multi-line comment still separates lines for directives.
-                            self.line_start = true;
-                        }
-                        self.pos += 1;
-                    }
-                    if !closed {
-                        let line_start = self.line_start;
-                        self.out.push(Token {
-                            kind: TokenKind::Error(LexError::UnterminatedComment),
-                            sym: empty,
-                            span: Span::new(self.file, start as u32, (start + 2) as u32),
-                            line_start,
-                        });
-                    }
-                }
-                b'"' => {
-                    self.pos += 1;
-                    while self.pos < self.bytes.len() && !matches!(self.bytes[self.pos], b'"' | b'\n') {
-                        self.pos += 1;
-                    }
-                    if self.peek(0) == b'"' {
-                        let src: &'a str = self.text;
-                        let content = &src[start + 1..self.pos];
-                        self.pos += 1;
-                        self.push(TokenKind::Str, start, names, Some(content));
-                    } else {
-                        self.push(TokenKind::Error(LexError::UnterminatedString), start, names, None);
-                    }
-                }
-                b'0'..=b'9' => self.number(start, names),
-                b'.' if self.peek(1).is_ascii_digit() => self.number(start, names),
-                _ if is_ident_start(b) => {
-                    self.pos += 1;
-                    self.pos += self.bytes[self.pos..]
-                        .iter()
-                        .position(|&c| !is_ident_continue(c))
-                        .unwrap_or(self.bytes.len() - self.pos);
-                    let text = &self.text[start..self.pos];
-                    self.push(TokenKind::Ident, start, names, Some(text));
-                }
-                _ => {
-                    if let Some((p, len)) = punct(&self.bytes[self.pos..]) {
-                        self.pos += len;
-                        self.push(TokenKind::Punct(p), start, names, None);
-                    } else {
-                        // A run of characters that start no token is one error.
-                        let ch = self.text[self.pos..].chars().next().unwrap_or('\u{fffd}');
-                        self.pos += ch.len_utf8().max(1);
-                        while let Some(next) = self.text[self.pos..].chars().next() {
-                            let b = next as u32;
-                            let starts_token = b < 128
-                                && (is_ident_continue(b as u8)
-                                    || punct(&self.bytes[self.pos..]).is_some()
-                                    || matches!(b as u8, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\\'));
-                            if starts_token {
-                                break;
-                            }
-                            self.pos += next.len_utf8();
-                        }
-                        self.push(TokenKind::Error(LexError::UnexpectedChar(ch)), start, names, None);
-                    }
-                }
-            }
-        }
-    }
-
-    fn eat_digits(&mut self, radix: u32) -> usize {
-        let start = self.pos;
-        while self.pos < self.bytes.len() && (self.bytes[self.pos] as char).is_digit(radix) {
-            self.pos += 1;
-        }
-        self.pos - start
-    }
-
-    fn number(&mut self, start: usize, names: &mut Interner) {
-        let mut error: Option<&'static str> = None;
-        let kind;
-        if self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X') {
-            self.pos += 2;
-            let digits_start = self.pos;
-            if self.eat_digits(16) == 0 {
-                error = Some("hexadecimal literal without digits");
-            }
-            let digits = &self.text[digits_start..self.pos];
-            let value = u64::from_str_radix(digits, 16).ok();
-            kind = self.int_suffix(value, &mut error);
-        } else {
-            self.eat_digits(10);
-            let mut is_float = false;
-            if self.peek(0) == b'.' {
-                is_float = true;
-                self.pos += 1;
-                self.eat_digits(10);
-            }
-            if matches!(self.peek(0), b'e' | b'E') {
-                is_float = true;
-                self.pos += 1;
-                if matches!(self.peek(0), b'+' | b'-') {
-                    self.pos += 1;
-                }
-                if self.eat_digits(10) == 0 {
-                    error = Some("exponent without digits");
-                }
-            }
-            if is_float {
-                let body = &self.text[start..self.pos];
-                let value = body.parse::<f64>().unwrap_or(0.0);
-                if matches!(self.peek(0), b'f' | b'F') {
-                    self.pos += 1;
-                }
-                kind = TokenKind::Float(value);
-            } else {
-                let digits = &self.text[start..self.pos];
-                let value = if digits.len() > 1 && digits.starts_with('0') {
-                    if digits.bytes().any(|d| d > b'7') {
-                        error = Some("invalid digit in octal literal");
-                        None
-                    } else {
-                        u64::from_str_radix(&digits[1..], 8).ok()
-                    }
-                } else {
-                    digits.parse::<u64>().ok()
-                };
-                kind = self.int_suffix(value, &mut error);
-            }
-        }
-        // Letters glued to a number (`1.0ff`, `12abc`) make the whole run invalid.
-        if self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
-            while self.pos < self.bytes.len() && is_ident_continue(self.bytes[self.pos]) {
-                self.pos += 1;
-            }
-            error.get_or_insert("invalid suffix on numeric literal");
-        }
-        let src: &'a str = self.text;
-        let text = &src[start..self.pos];
-        match error {
-            Some(reason) => self.push(TokenKind::Error(LexError::InvalidNumber(reason)), start, names, Some(text)),
-            None => self.push(kind, start, names, Some(text)),
-        }
-    }
-
-    fn int_suffix(&mut self, value: Option<u64>, error: &mut Option<&'static str>) -> TokenKind {
-        let unsigned = matches!(self.peek(0), b'u' | b'U');
-        if unsigned {
-            self.pos += 1;
-        }
-        let value = match value {
-            Some(v) if v <= u32::MAX as u64 => v,
-            _ => {
-                error.get_or_insert("integer literal does not fit in 32 bits");
-                0
-            }
-        };
-        if unsigned {
-            TokenKind::Uint(value)
-        } else {
-            TokenKind::Int(value)
-        }
-    }
-}
-
-fn punct(rest: &[u8]) -> Option<(Punct, usize)> {
+/// The punctuator spelled by the single byte `c`. Every longer punctuator starts with one of these.
+const fn one_byte_punct(c: u8) -> Option<Punct> {
     use Punct::*;
-    let b0 = *rest.first()?;
-    let b1 = rest.get(1).copied().unwrap_or(0);
-    let b2 = rest.get(2).copied().unwrap_or(0);
-    let three = match (b0, b1, b2) {
-        (b'<', b'<', b'=') => Some(ShlAssign),
-        (b'>', b'>', b'=') => Some(ShrAssign),
-        _ => None,
-    };
-    if let Some(p) = three {
-        return Some((p, 3));
-    }
-    let two = match (b0, b1) {
-        (b'=', b'=') => Some(Eq),
-        (b'!', b'=') => Some(Ne),
-        (b'<', b'=') => Some(Le),
-        (b'>', b'=') => Some(Ge),
-        (b'<', b'<') => Some(Shl),
-        (b'>', b'>') => Some(Shr),
-        (b'&', b'&') => Some(AndAnd),
-        (b'|', b'|') => Some(OrOr),
-        (b'^', b'^') => Some(XorXor),
-        (b'+', b'=') => Some(PlusAssign),
-        (b'-', b'=') => Some(MinusAssign),
-        (b'*', b'=') => Some(StarAssign),
-        (b'/', b'=') => Some(SlashAssign),
-        (b'%', b'=') => Some(PercentAssign),
-        (b'&', b'=') => Some(AmpAssign),
-        (b'|', b'=') => Some(PipeAssign),
-        (b'^', b'=') => Some(CaretAssign),
-        (b'+', b'+') => Some(PlusPlus),
-        (b'-', b'-') => Some(MinusMinus),
-        _ => None,
-    };
-    if let Some(p) = two {
-        return Some((p, 2));
-    }
-    let one = match b0 {
+    Some(match c {
         b'(' => LParen,
         b')' => RParen,
         b'[' => LBracket,
@@ -360,8 +141,293 @@ fn punct(rest: &[u8]) -> Option<(Punct, usize)> {
         b'|' => Pipe,
         b'^' => Caret,
         _ => return None,
+    })
+}
+
+/// The punctuator starting with `b0 b1 b2` that is longer than one byte, and its length.
+#[inline]
+fn longer_punct(b0: u8, b1: u8, b2: u8) -> Option<(Punct, usize)> {
+    use Punct::*;
+    let two = match (b0, b1) {
+        (b'=', b'=') => Eq,
+        (b'!', b'=') => Ne,
+        (b'<', b'=') => Le,
+        (b'>', b'=') => Ge,
+        (b'<', b'<') if b2 == b'=' => return Some((ShlAssign, 3)),
+        (b'>', b'>') if b2 == b'=' => return Some((ShrAssign, 3)),
+        (b'<', b'<') => Shl,
+        (b'>', b'>') => Shr,
+        (b'&', b'&') => AndAnd,
+        (b'|', b'|') => OrOr,
+        (b'^', b'^') => XorXor,
+        (b'+', b'=') => PlusAssign,
+        (b'-', b'=') => MinusAssign,
+        (b'*', b'=') => StarAssign,
+        (b'/', b'=') => SlashAssign,
+        (b'%', b'=') => PercentAssign,
+        (b'&', b'=') => AmpAssign,
+        (b'|', b'=') => PipeAssign,
+        (b'^', b'=') => CaretAssign,
+        (b'+', b'+') => PlusPlus,
+        (b'-', b'-') => MinusMinus,
+        _ => return None,
     };
-    Some((one, 1))
+    Some((two, 2))
+}
+
+/// Position of the first `\n` in `bytes`, eight bytes at a time (line comments are the longest runs the lexer
+/// skips).
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
+        // A zero byte in `word` is a newline in the chunk.
+        if word.wrapping_sub(ONES) & !word & HIGHS != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    bytes[offset..].iter().position(|&c| c == b'\n').map(|i| offset + i)
+}
+
+#[inline]
+fn is_ident_continue(b: u8) -> bool {
+    CLASS[b as usize] & IDENT_CONTINUE != 0
+}
+
+/// The end of the run of bytes of class `class` starting at `pos`.
+#[inline(always)]
+fn skip_class(bytes: &[u8], mut pos: usize, class: u8) -> usize {
+    while let Some(&c) = bytes.get(pos) {
+        if CLASS[c as usize] & class == 0 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// The end of the run of digits of `radix` (10 or 16) starting at `pos`.
+fn skip_digits(bytes: &[u8], mut pos: usize, radix: u32) -> usize {
+    while pos < bytes.len() && (bytes[pos] as char).is_digit(radix) {
+        pos += 1;
+    }
+    pos
+}
+
+impl<'a> Lexer<'a> {
+    /// The byte at `pos`, 0 past the end.
+    #[inline(always)]
+    fn at(&self, pos: usize) -> u8 {
+        self.bytes.get(pos).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, kind: TokenKind, sym: Name, start: usize, end: usize) {
+        self.out.push(Token {
+            kind,
+            sym,
+            span: Span { file: self.file, start: start as u32, end: end as u32 },
+            line_start: self.line_start,
+        });
+        self.line_start = false;
+    }
+
+    fn run(&mut self, names: &mut Interner) {
+        let bytes = self.bytes;
+        let text: &'a str = self.text;
+        let empty = Interner::EMPTY;
+        let mut pos = 0;
+        while let Some(&b) = bytes.get(pos) {
+            let start = pos;
+            match START[b as usize] {
+                Start::Ident => {
+                    pos = skip_class(bytes, pos + 1, IDENT_CONTINUE);
+                    let sym = names.intern(&text[start..pos]);
+                    self.push(TokenKind::Ident, sym, start, pos);
+                }
+                Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
+                Start::Newline => {
+                    pos += 1;
+                    self.line_start = true;
+                }
+                Start::Single(p) => {
+                    pos += 1;
+                    self.push(TokenKind::Punct(p), empty, start, pos);
+                }
+                Start::Operator(p) => {
+                    let (p, len) = longer_punct(b, self.at(pos + 1), self.at(pos + 2)).unwrap_or((p, 1));
+                    pos += len;
+                    self.push(TokenKind::Punct(p), empty, start, pos);
+                }
+                Start::Digit => pos = self.number(start, names),
+                Start::Dot if self.at(pos + 1).is_ascii_digit() => pos = self.number(start, names),
+                Start::Dot => {
+                    pos += 1;
+                    self.push(TokenKind::Punct(Punct::Dot), empty, start, pos);
+                }
+                Start::Slash => match self.at(pos + 1) {
+                    b'/' => pos += memchr_newline(&bytes[pos..]).unwrap_or(bytes.len() - pos),
+                    b'*' => pos = self.block_comment(start),
+                    b'=' => {
+                        pos += 2;
+                        self.push(TokenKind::Punct(Punct::SlashAssign), empty, start, pos);
+                    }
+                    _ => {
+                        pos += 1;
+                        self.push(TokenKind::Punct(Punct::Slash), empty, start, pos);
+                    }
+                },
+                Start::Quote => {
+                    pos += 1;
+                    while pos < bytes.len() && !matches!(bytes[pos], b'"' | b'\n') {
+                        pos += 1;
+                    }
+                    if self.at(pos) == b'"' {
+                        let sym = names.intern(&text[start + 1..pos]);
+                        pos += 1;
+                        self.push(TokenKind::Str, sym, start, pos);
+                    } else {
+                        self.push(TokenKind::Error(LexError::UnterminatedString), empty, start, pos);
+                    }
+                }
+                Start::Backslash if self.at(pos + 1) == b'\n' => pos += 2,
+                Start::Backslash if self.at(pos + 1) == b'\r' && self.at(pos + 2) == b'\n' => pos += 3,
+                Start::Backslash | Start::Other => pos = self.error_run(start),
+            }
+        }
+    }
+
+    /// Skips the `/* ... */` comment at `start`; returns the position after it.
+    fn block_comment(&mut self, start: usize) -> usize {
+        let bytes = self.bytes;
+        let mut pos = start + 2;
+        while pos < bytes.len() {
+            if bytes[pos] == b'*' && self.at(pos + 1) == b'/' {
+                return pos + 2;
+            }
+            if bytes[pos] == b'\n' {
+                // A multi-line comment still separates lines for directives.
+                self.line_start = true;
+            }
+            pos += 1;
+        }
+        // Unterminated: an error token for the opening `/*` (which does not start a line of its own).
+        let line_start = self.line_start;
+        self.push(TokenKind::Error(LexError::UnterminatedComment), Interner::EMPTY, start, start + 2);
+        self.line_start = line_start;
+        pos
+    }
+
+    /// A run of characters that start no token, from `start`, as one error token; returns its end.
+    #[cold]
+    fn error_run(&mut self, start: usize) -> usize {
+        let text = self.text;
+        let ch = text[start..].chars().next().unwrap_or('\u{fffd}');
+        let mut pos = start + ch.len_utf8().max(1);
+        while let Some(next) = text[pos..].chars().next() {
+            let b = next as u32;
+            let starts_token = b < 128
+                && (is_ident_continue(b as u8)
+                    || one_byte_punct(b as u8).is_some()
+                    || matches!(b as u8, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\\'));
+            if starts_token {
+                break;
+            }
+            pos += next.len_utf8();
+        }
+        self.push(TokenKind::Error(LexError::UnexpectedChar(ch)), Interner::EMPTY, start, pos);
+        pos
+    }
+
+    /// Reads the number at `start` (a digit, or `.` and a digit) and pushes its token; returns its end.
+    fn number(&mut self, start: usize, names: &mut Interner) -> usize {
+        let bytes = self.bytes;
+        let text: &'a str = self.text;
+        let mut error: Option<&'static str> = None;
+        let mut pos;
+        let kind;
+        if self.at(start) == b'0' && matches!(self.at(start + 1), b'x' | b'X') {
+            let digits_start = start + 2;
+            pos = skip_digits(bytes, digits_start, 16);
+            if pos == digits_start {
+                error = Some("hexadecimal literal without digits");
+            }
+            let value = u64::from_str_radix(&text[digits_start..pos], 16).ok();
+            (kind, pos) = self.int_suffix(value, pos, &mut error);
+        } else {
+            pos = skip_digits(bytes, start, 10);
+            let mut is_float = false;
+            if self.at(pos) == b'.' {
+                is_float = true;
+                pos = skip_digits(bytes, pos + 1, 10);
+            }
+            if matches!(self.at(pos), b'e' | b'E') {
+                is_float = true;
+                pos += 1;
+                if matches!(self.at(pos), b'+' | b'-') {
+                    pos += 1;
+                }
+                let digits_start = pos;
+                pos = skip_digits(bytes, pos, 10);
+                if pos == digits_start {
+                    error = Some("exponent without digits");
+                }
+            }
+            if is_float {
+                let value = text[start..pos].parse::<f64>().unwrap_or(0.0);
+                if matches!(self.at(pos), b'f' | b'F') {
+                    pos += 1;
+                }
+                kind = TokenKind::Float(value);
+            } else {
+                let digits = &text[start..pos];
+                let value = if digits.len() > 1 && digits.starts_with('0') {
+                    if digits.bytes().any(|d| d > b'7') {
+                        error = Some("invalid digit in octal literal");
+                        None
+                    } else {
+                        u64::from_str_radix(&digits[1..], 8).ok()
+                    }
+                } else {
+                    digits.parse::<u64>().ok()
+                };
+                (kind, pos) = self.int_suffix(value, pos, &mut error);
+            }
+        }
+        // Letters glued to a number (`1.0ff`, `12abc`) make the whole run invalid.
+        if pos < bytes.len() && is_ident_continue(bytes[pos]) {
+            pos = skip_class(bytes, pos, IDENT_CONTINUE);
+            error.get_or_insert("invalid suffix on numeric literal");
+        }
+        let sym = names.intern(&text[start..pos]);
+        let kind = match error {
+            Some(reason) => TokenKind::Error(LexError::InvalidNumber(reason)),
+            None => kind,
+        };
+        self.push(kind, sym, start, pos);
+        pos
+    }
+
+    /// The integer token of `value` with its optional `u` suffix at `pos`, and the position after it.
+    fn int_suffix(&self, value: Option<u64>, pos: usize, error: &mut Option<&'static str>) -> (TokenKind, usize) {
+        let unsigned = matches!(self.at(pos), b'u' | b'U');
+        let value = match value {
+            Some(v) if v <= u32::MAX as u64 => v,
+            _ => {
+                error.get_or_insert("integer literal does not fit in 32 bits");
+                0
+            }
+        };
+        if unsigned {
+            (TokenKind::Uint(value), pos + 1)
+        } else {
+            (TokenKind::Int(value), pos)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -150,7 +150,9 @@ impl Interner {
         }
     }
 
-    #[inline]
+    /// Inlined everywhere: the lexer calls it once per identifier, and the call's register saves and restores
+    /// cost as much as a lookup that finds a short name.
+    #[inline(always)]
     pub fn intern(&mut self, text: &str) -> Name {
         let bytes = text.as_bytes();
         let head = head_of(bytes);

@@ -8,7 +8,7 @@
 //! scanned in tight loops over a byte-class table ([`CLASS`]), and a punctuator is read from the table when it can
 //! only be one byte long, or from one match on the next byte when it may be longer.
 
-use crate::token::{LexError, Punct, Token, TokenKind};
+use crate::token::{FloatValue, LexError, NumberError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
@@ -347,14 +347,14 @@ impl<'a> Lexer<'a> {
     fn number(&mut self, start: usize, names: &mut Interner) -> usize {
         let bytes = self.bytes;
         let text: &'a str = self.text;
-        let mut error: Option<&'static str> = None;
+        let mut error: Option<NumberError> = None;
         let mut pos;
         let kind;
         if self.at(start) == b'0' && matches!(self.at(start + 1), b'x' | b'X') {
             let digits_start = start + 2;
             pos = skip_digits(bytes, digits_start, 16);
             if pos == digits_start {
-                error = Some("hexadecimal literal without digits");
+                error = Some(NumberError::HexWithoutDigits);
             }
             let value = u64::from_str_radix(&text[digits_start..pos], 16).ok();
             (kind, pos) = self.int_suffix(value, pos, &mut error);
@@ -374,7 +374,7 @@ impl<'a> Lexer<'a> {
                 let digits_start = pos;
                 pos = skip_digits(bytes, pos, 10);
                 if pos == digits_start {
-                    error = Some("exponent without digits");
+                    error = Some(NumberError::ExponentWithoutDigits);
                 }
             }
             if is_float {
@@ -382,12 +382,12 @@ impl<'a> Lexer<'a> {
                 if matches!(self.at(pos), b'f' | b'F') {
                     pos += 1;
                 }
-                kind = TokenKind::Float(value);
+                kind = TokenKind::Float(FloatValue::new(value));
             } else {
                 let digits = &text[start..pos];
                 let value = if digits.len() > 1 && digits.starts_with('0') {
                     if digits.bytes().any(|d| d > b'7') {
-                        error = Some("invalid digit in octal literal");
+                        error = Some(NumberError::OctalDigit);
                         None
                     } else {
                         u64::from_str_radix(&digits[1..], 8).ok()
@@ -401,7 +401,7 @@ impl<'a> Lexer<'a> {
         // Letters glued to a number (`1.0ff`, `12abc`) make the whole run invalid.
         if pos < bytes.len() && is_ident_continue(bytes[pos]) {
             pos = skip_class(bytes, pos, IDENT_CONTINUE);
-            error.get_or_insert("invalid suffix on numeric literal");
+            error.get_or_insert(NumberError::Suffix);
         }
         let sym = names.intern(&text[start..pos]);
         let kind = match error {
@@ -413,12 +413,12 @@ impl<'a> Lexer<'a> {
     }
 
     /// The integer token of `value` with its optional `u` suffix at `pos`, and the position after it.
-    fn int_suffix(&self, value: Option<u64>, pos: usize, error: &mut Option<&'static str>) -> (TokenKind, usize) {
+    fn int_suffix(&self, value: Option<u64>, pos: usize, error: &mut Option<NumberError>) -> (TokenKind, usize) {
         let unsigned = matches!(self.at(pos), b'u' | b'U');
-        let value = match value {
-            Some(v) if v <= u32::MAX as u64 => v,
+        let value = match value.map(u32::try_from) {
+            Some(Ok(v)) => v,
             _ => {
-                error.get_or_insert("integer literal does not fit in 32 bits");
+                error.get_or_insert(NumberError::TooLarge);
                 0
             }
         };
@@ -444,14 +444,14 @@ mod tests {
         assert_eq!(kinds("0x1F"), vec![TokenKind::Int(31)]);
         assert_eq!(kinds("017"), vec![TokenKind::Int(15)]);
         assert_eq!(kinds("3u"), vec![TokenKind::Uint(3)]);
-        assert_eq!(kinds("1e3"), vec![TokenKind::Float(1000.0)]);
-        assert_eq!(kinds(".5f"), vec![TokenKind::Float(0.5)]);
-        assert_eq!(kinds("2."), vec![TokenKind::Float(2.0)]);
+        assert_eq!(kinds("1e3"), vec![TokenKind::Float(FloatValue::new(1000.0))]);
+        assert_eq!(kinds(".5f"), vec![TokenKind::Float(FloatValue::new(0.5))]);
+        assert_eq!(kinds("2."), vec![TokenKind::Float(FloatValue::new(2.0))]);
         assert!(matches!(kinds("1e")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert!(matches!(kinds("09")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert!(matches!(kinds("1.0ff")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert!(matches!(kinds("4294967296")[0], TokenKind::Error(LexError::InvalidNumber(_))));
-        assert_eq!(kinds("09.5"), vec![TokenKind::Float(9.5)]);
+        assert_eq!(kinds("09.5"), vec![TokenKind::Float(FloatValue::new(9.5))]);
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl<'a> CondParser<'a> {
         };
         self.pos += 1;
         match &t.kind {
-            TokenKind::Int(v) | TokenKind::Uint(v) => Ok(PpExpr::Int(*v as i64)),
+            TokenKind::Int(v) | TokenKind::Uint(v) => Ok(PpExpr::Int(i64::from(*v))),
             TokenKind::Punct(Punct::LParen) => {
                 let e = self.ternary()?;
                 if self.punct() != Some(Punct::RParen) {

@@ -797,8 +797,8 @@ impl<'a, 's> StructParser<'a, 's> {
             self.pos += 1;
         }
         let value = match self.tok(0).map(|t| &t.kind) {
-            Some(TokenKind::Int(v)) | Some(TokenKind::Uint(v)) => *v as f64,
-            Some(TokenKind::Float(v)) => *v,
+            Some(TokenKind::Int(v)) | Some(TokenKind::Uint(v)) => f64::from(*v),
+            Some(TokenKind::Float(v)) => v.get(),
             _ => {
                 self.unexpected("a number");
                 return None;

@@ -112,20 +112,71 @@ impl Punct {
 pub enum LexError {
     UnterminatedComment,
     UnterminatedString,
-    InvalidNumber(&'static str),
+    InvalidNumber(NumberError),
     UnexpectedChar(char),
     /// A placeholder for something whose error is already reported (a macro use with the wrong arity).
     Reported,
 }
 
+/// Why a numeric literal is invalid (a byte, where the message itself would make every token larger).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    HexWithoutDigits,
+    ExponentWithoutDigits,
+    OctalDigit,
+    TooLarge,
+    Suffix,
+}
+
+impl NumberError {
+    pub fn reason(self) -> &'static str {
+        match self {
+            NumberError::HexWithoutDigits => "hexadecimal literal without digits",
+            NumberError::ExponentWithoutDigits => "exponent without digits",
+            NumberError::OctalDigit => "invalid digit in octal literal",
+            NumberError::TooLarge => "integer literal does not fit in 32 bits",
+            NumberError::Suffix => "invalid suffix on numeric literal",
+        }
+    }
+}
+
+impl std::fmt::Display for NumberError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
+/// A float literal's value, kept as two 32-bit halves so that a token is 4-byte aligned: with an `f64` inside,
+/// [`Token`] would be 40 bytes instead of 32, and every stage copies every token at least once.
+#[derive(Clone, Copy, Debug)]
+pub struct FloatValue([u32; 2]);
+
+impl FloatValue {
+    pub fn new(value: f64) -> Self {
+        let bits = value.to_bits();
+        FloatValue([bits as u32, (bits >> 32) as u32])
+    }
+
+    pub fn get(self) -> f64 {
+        f64::from_bits(u64::from(self.0[0]) | u64::from(self.0[1]) << 32)
+    }
+}
+
+/// Compares the values (as `f64`s do), not the bits.
+impl PartialEq for FloatValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TokenKind {
     Ident,
-    /// Integer literal without suffix; `value` is the parsed value (at most u32::MAX).
-    Int(u64),
+    /// Integer literal without suffix; the parsed value (the lexer rejects larger ones).
+    Int(u32),
     /// Integer literal with `u` suffix.
-    Uint(u64),
-    Float(f64),
+    Uint(u32),
+    Float(FloatValue),
     /// `"text"`: `sym` holds the text without quotes.
     Str,
     Punct(Punct),
@@ -144,6 +195,9 @@ pub struct Token {
     /// First token of its line (directives start with such a `#`).
     pub line_start: bool,
 }
+
+// Every stage copies tokens (the lexer's output, the preprocessor's, each level's text): keep them small.
+const _: () = assert!(std::mem::size_of::<Token>() == 32);
 
 impl Token {
     pub fn is_punct(&self, p: Punct) -> bool {

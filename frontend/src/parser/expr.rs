@@ -271,15 +271,15 @@ impl<'a> Parser<'a> {
         match &t.kind {
             TokenKind::Int(v) => {
                 self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Int { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Int { value: u64::from(*v), spelling: t.sym }), span)
             }
             TokenKind::Uint(v) => {
                 self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Uint { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Uint { value: u64::from(*v), spelling: t.sym }), span)
             }
             TokenKind::Float(v) => {
                 self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Float { value: *v, spelling: t.sym }), span)
+                self.alloc(Expr::Literal(Literal::Float { value: v.get(), spelling: t.sym }), span)
             }
             TokenKind::Error(_) => {
                 // Reported by the preprocessor (an invalid number).

@@ -160,23 +160,26 @@ impl<'m> Preprocessor<'m> {
         let mut directive_index = 0usize;
         // One lexical error per line: the rest of a garbled line is noise.
         let mut line_has_error = false;
-        while i < toks.len() {
-            let t = &toks[i];
+        // Whether the text here is kept (no enclosing branch is skipped): it only changes at a directive.
+        let mut active = true;
+        let variant = self.variant;
+        while let Some(t) = toks.get(i) {
             if t.line_start {
                 line_has_error = false;
-            }
-            if t.is_punct(Punct::Hash) && t.line_start {
-                let mut end = i + 1;
-                while end < toks.len() && !toks[end].line_start {
-                    end += 1;
+                if t.is_punct(Punct::Hash) {
+                    let mut end = i + 1;
+                    while end < toks.len() && !toks[end].line_start {
+                        end += 1;
+                    }
+                    let is_guard = ctx.guard_at == Some(directive_index);
+                    self.directive(&toks[i..end], state, ctx, &mut frames, out, is_guard);
+                    active = Self::active(&frames);
+                    directive_index += 1;
+                    i = end;
+                    continue;
                 }
-                let is_guard = ctx.guard_at == Some(directive_index);
-                self.directive(&toks[i..end], state, ctx, &mut frames, out, is_guard);
-                directive_index += 1;
-                i = end;
-                continue;
             }
-            if !Self::active(&frames) {
+            if !active {
                 i += 1;
                 continue;
             }
@@ -191,7 +194,7 @@ impl<'m> Preprocessor<'m> {
                     }
                     i += 1;
                 }
-                TokenKind::Ident if self.variant && state.macros.contains_key(&t.sym) => {
+                TokenKind::Ident if variant && state.macros.contains_key(&t.sym) => {
                     i = self.expand_at(toks, i, state, out);
                 }
                 _ => {

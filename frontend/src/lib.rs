@@ -1,7 +1,7 @@
 //! The shaderlab frontend: ShaderLab source text to an IR [`Module`].
 //!
 //! Pipeline: [`lexer`] -> [`structure`] (Shader / SubShader / Pass, render states, entries; everything else is
-//! a level's GLSL text) -> per level [`preprocess`] -> [`parser`] (syntax tree, [`ast`]) -> [`lower`] (IR).
+//! a level's GLSL text) -> per level [`preprocess`] -> [`parser`] (straight into IR entities, no syntax tree).
 //! Levels are processed once each, top-down: the shader level's text is parsed once and shared by every pass,
 //! and the preprocessor and parser state (macros, struct names, included chunks) flows from a level to the
 //! levels below it.
@@ -9,11 +9,9 @@
 //! The frontend never fails and never panics on any input: every problem is a clue in `Module::clues`.
 //! It does no I/O: included chunks come through an [`IncludeResolver`].
 
-pub mod ast;
 pub mod diag;
 pub mod expand;
 pub mod lexer;
-pub mod lower;
 pub mod parser;
 mod pool;
 pub mod pp_expr;
@@ -26,7 +24,7 @@ pub mod token;
 mod tests;
 
 use diag::Sink;
-use parser::{Keywords, MacroInfo, Parser};
+use parser::{Entities, Keywords, MacroInfo, Parser};
 use preprocess::{MacroBody, PpState, Preprocessor};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -228,28 +226,36 @@ struct Driver<'a> {
 }
 
 impl Driver<'_> {
-    /// Preprocess, parse and lower one level's GLSL text into a new scope.
+    /// Preprocess and parse one level's GLSL text into a new scope.
     fn level(&mut self, level: &LevelSyntax, parent: Option<ScopeId>, state: &mut LevelState) -> ScopeId {
         let variant = self.options.defines.is_some();
         let mut pp = Preprocessor::new(self.module, self.sink, self.resolver, &self.options.limits, variant);
         let tokens = pp.level(&level.glsl, &mut state.pp);
         let directives = std::mem::take(&mut pp.directives);
         drop(pp);
-        // The parser interns types and pushes expressions into their arenas in the module as it reads them.
+        // The parser interns types and pushes expressions and entities into their arenas in the module as it
+        // reads them.
+        let module = &mut *self.module;
+        let entities = Entities {
+            structs: &mut module.structs,
+            globals: &mut module.globals,
+            functions: &mut module.functions,
+            macros: &mut module.macros,
+        };
         let parser = Parser::new(
             &tokens,
             &directives,
-            &self.module.names,
+            &module.names,
             self.keywords,
             self.sink,
-            &mut self.module.types,
-            &mut self.module.global_exprs,
+            &mut module.types,
+            &mut module.global_exprs,
+            entities,
             &mut state.macros,
             &mut state.type_names,
             self.options.limits.max_nesting,
         );
-        let ast = parser.parse_level();
-        let items = lower::Lowerer::new(self.module).items(ast);
+        let items = parser.parse_level();
         pool::give(tokens);
         self.module.scopes.push(Scope { parent, items })
     }

@@ -148,7 +148,7 @@ pub struct ShaderSyntax {
 }
 
 impl ShaderSyntax {
-    /// Hand every level's token buffer back to the thread's pool (the levels were lowered already).
+    /// Hand every level's token buffer back to the thread's pool (the levels were parsed already).
     pub fn recycle(self) {
         crate::pool::give(self.level.glsl);
         for sub in self.subshaders {

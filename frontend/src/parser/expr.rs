@@ -232,12 +232,12 @@ impl<'a> Parser<'a> {
         {
             self.pos += 1;
         }
-        let args = self.guarded_list(&mut |p| p.argument(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let args = self.guarded_list(&mut |p, out| p.argument(out), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         self.expect(Punct::RParen, "')'");
         args
     }
 
-    fn argument(&mut self) -> super::Step<ExprId> {
+    fn argument(&mut self, out: &mut Vec<Arg>) -> super::Step {
         let Some(t) = self.peek() else {
             return super::Step::End;
         };
@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
         }
         let e = self.assignment();
         self.list_item_end();
-        super::Step::Item(e)
+        super::done(out, e)
     }
 
     fn primary(&mut self) -> ExprId {

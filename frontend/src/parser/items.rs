@@ -1,19 +1,18 @@
-//! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters.
+//! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters, read straight into
+//! IR entities.
 
-use super::{ExprArena, Kw, MacroInfo, Parser, Step};
-use crate::ast::{
-    AstBlock, AstDeclarator, AstDefine, AstFunction, AstItem, AstParam, AstStruct, AstVarDecl, MacroDeclares,
-};
+use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Step};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
-    ArrayDim, Expr, ExprId, Guarded, Interpolation, LayoutQualifier, Name, Precision, Qualifiers, Span, Storage,
-    TypeId, TypeInner, TypeSpec,
+    ArrayDim, Block, Expr, ExprId, Function, FunctionId, GlobalItem, GlobalVar, Guarded, Interner, Interpolation,
+    LayoutQualifier, Local, LocalId, LocalKind, MacroDef, Name, Param, ParamKind, Precision, Qualifiers, Span, Storage,
+    StructDecl, StructId, StructMember, TypeId, TypeInner, TypeSpec,
 };
 
 impl<'a> Parser<'a> {
-    /// One global item.
-    pub(crate) fn external_item(&mut self) -> Step<AstItem> {
+    /// One global item (a declaration pushes one item per variable it declares).
+    pub(crate) fn external_item(&mut self, out: &mut Vec<Guarded<GlobalItem>>) -> Step {
         let Some(t) = self.peek() else {
             return Step::End;
         };
@@ -21,12 +20,12 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return match d {
                 Directive::Define { .. } => match self.define(d) {
-                    Some(def) => Step::Item(AstItem::Define(def)),
+                    Some(def) => done(out, GlobalItem::Define(self.entities.macros.push(def))),
                     None => Step::Skip,
                 },
                 Directive::Undef { name, span } => {
                     self.macros.remove(name);
-                    Step::Item(AstItem::Undef(*name, *span))
+                    done(out, GlobalItem::Undef { name: *name, span: *span })
                 }
                 _ => Step::Skip,
             };
@@ -42,19 +41,22 @@ impl<'a> Parser<'a> {
         }
         if self.peek_kw() == Some(Kw::Precision) {
             return match self.precision_statement() {
-                Some((precision, ty, span)) => Step::Item(AstItem::Precision { precision, ty, span }),
+                Some((precision, ty, span)) => done(out, GlobalItem::Precision { precision, ty, span }),
                 None => Step::Skip,
             };
         }
         let start = self.here();
         let qualifiers = self.qualifiers();
         if self.peek_kw() == Some(Kw::Struct) {
-            let Some(decl) = self.struct_specifier() else {
+            let Some(id) = self.struct_specifier() else {
                 self.recover();
                 return Step::Skip;
             };
-            let vars = self.struct_declarators(&decl, qualifiers, start);
-            return Step::Item(AstItem::Struct(decl, vars));
+            out.push(Guarded::Item(GlobalItem::Struct(id)));
+            if let Some((qualifiers, span)) = self.struct_declarators(id, qualifiers, start) {
+                self.push_globals(qualifiers, span, out);
+            }
+            return Step::Done;
         }
         let dims_from = self.exprs().len();
         let Some(ty) = self.type_specifier() else {
@@ -65,29 +67,33 @@ impl<'a> Parser<'a> {
         // A function: `T name (`
         if self.peek().is_some_and(|t| t.kind == TokenKind::Ident) && self.punct_at(1, Punct::LParen) {
             return match self.function_rest(ty, dims_from, start) {
-                Some(f) => Step::Item(AstItem::Function(f)),
+                Some(f) => done(out, GlobalItem::Function(f)),
                 None => Step::Skip,
             };
         }
         match self.declarator_list(qualifiers, ty, dims_from, start) {
-            Some(decl) => Step::Item(AstItem::Var(decl)),
+            Some((qualifiers, span)) => {
+                self.push_globals(qualifiers, span, out);
+                Step::Done
+            }
             None => Step::Skip,
         }
     }
 
-    /// A `#define` marker: registers the macro and parses its body as an expression when it is one.
-    pub(crate) fn define(&mut self, d: &'a Directive) -> Option<AstDefine> {
+    /// A `#define` marker: registers the macro and parses its body as an expression when it is one. The
+    /// definition is the caller's to keep.
+    pub(crate) fn define(&mut self, d: &'a Directive) -> Option<MacroDef> {
         let Directive::Define { name, name_span, params, body, text, span } = d else {
             return None;
         };
         self.macros.insert(*name, MacroInfo { params: params.clone(), body: body.clone() });
         // Macro bodies belong to the module, wherever the `#define` is.
         let (body_expr, _) = self.in_arena(None, |p| p.body_expression(body));
-        Some(AstDefine {
+        Some(MacroDef {
             name: *name,
             name_span: *name_span,
             params: params.clone(),
-            text: text.clone(),
+            body: text.clone(),
             body_expr,
             span: *span,
         })
@@ -258,18 +264,20 @@ impl<'a> Parser<'a> {
         dims
     }
 
-    /// Declarators after a type, through the closing `;`. The type's dimension expressions are the last ones
-    /// read, from `dims_from` on: each declarator after the first gets copies of them, made where it starts
-    /// (which is where a walk of the declarators, one entity each, meets them).
+    /// Declarators after a type, through the closing `;`, into [`Parser::declarators`]; gives back the
+    /// qualifiers and the declaration's span, for the caller to make the declarators into entities
+    /// ([`Parser::push_globals`], [`Parser::push_members`], [`Parser::push_locals`]). The type's dimension
+    /// expressions are the last ones read, from `dims_from` on: each declarator after the first gets copies of
+    /// them, made where it starts (which is where a walk of the declarators, one entity each, meets them).
     pub(crate) fn declarator_list(
         &mut self,
         qualifiers: Qualifiers,
         ty: TypeSpec,
         dims_from: usize,
         start: Span,
-    ) -> Option<AstVarDecl> {
+    ) -> Option<(Qualifiers, Span)> {
         let dims_to = self.exprs().len();
-        let mut declarators: Vec<AstDeclarator> = Vec::new();
+        self.declarators.clear();
         loop {
             let Some(t) = self.peek().filter(|t| self.is_plain_ident(t)) else {
                 self.expected("a variable name");
@@ -280,12 +288,12 @@ impl<'a> Parser<'a> {
             let name_span = t.span;
             self.pos += 1;
             let mut ty = ty.clone();
-            if !declarators.is_empty() {
+            if !self.declarators.is_empty() {
                 self.copy_dims(dims_from, dims_to, &mut ty.dims);
             }
             ty.dims.extend(self.array_dims());
             let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
-            declarators.push(AstDeclarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
+            self.declarators.push(Declarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
             if !self.eat(Punct::Comma) {
                 break;
             }
@@ -293,11 +301,56 @@ impl<'a> Parser<'a> {
         if !self.expect(Punct::Semicolon, "';'") {
             self.recover();
         }
-        Some(AstVarDecl { qualifiers, declarators, span: start.to(self.prev_span()) })
+        Some((qualifiers, start.to(self.prev_span())))
     }
 
-    /// `struct [Name] { members }` (the declarators are parsed by the caller).
-    pub(crate) fn struct_specifier(&mut self) -> Option<AstStruct> {
+    /// The declarators just read as global variables, one item each; `span` is the declaration's.
+    pub(crate) fn push_globals(&mut self, qualifiers: Qualifiers, span: Span, out: &mut Vec<Guarded<GlobalItem>>) {
+        for d in self.declarators.drain(..) {
+            let id = self.entities.globals.push(GlobalVar {
+                name: d.name,
+                name_span: d.name_span,
+                ty: d.ty,
+                qualifiers: qualifiers.clone(),
+                init: d.init,
+                span,
+            });
+            out.push(Guarded::Item(GlobalItem::Var(id)));
+        }
+    }
+
+    /// The declarators just read as struct members; `span` is the declaration's.
+    fn push_members(&mut self, qualifiers: Qualifiers, span: Span, out: &mut Vec<Guarded<StructMember>>) {
+        for d in self.declarators.drain(..) {
+            out.push(Guarded::Item(StructMember {
+                name: d.name,
+                name_span: d.name_span,
+                ty: d.ty,
+                qualifiers: qualifiers.clone(),
+                span,
+            }));
+        }
+    }
+
+    /// The declarators just read as locals of the function being read (each with its own span).
+    pub(crate) fn push_locals(&mut self, qualifiers: Qualifiers) -> Vec<LocalId> {
+        let mut ids = Vec::with_capacity(self.declarators.len());
+        for d in self.declarators.drain(..) {
+            ids.push(self.locals.push(Local {
+                name: d.name,
+                name_span: d.name_span,
+                ty: d.ty,
+                qualifiers: qualifiers.clone(),
+                init: d.init,
+                kind: LocalKind::Variable,
+                span: d.span,
+            }));
+        }
+        ids
+    }
+
+    /// `struct [Name] { members }`, made into a struct of the module (the declarators are parsed by the caller).
+    pub(crate) fn struct_specifier(&mut self) -> Option<StructId> {
         let start = self.here();
         self.pos += 1; // struct
         let (name, name_span) = match self.peek() {
@@ -316,15 +369,17 @@ impl<'a> Parser<'a> {
         self.type_names.insert(name);
         // Member array sizes belong to the module, also for a struct declared in a function.
         let (members, _) = self.in_arena(None, |p| {
-            p.guarded_list(&mut |p| p.struct_member(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
+            p.guarded_list(&mut |p, out| p.struct_member(out), &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
         });
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
         }
-        Some(AstStruct { name, name_span, members, span: start.to(self.prev_span()) })
+        let span = start.to(self.prev_span());
+        Some(self.entities.structs.push(StructDecl { name, name_span, members, span }))
     }
 
-    fn struct_member(&mut self) -> Step<AstVarDecl> {
+    /// One member declaration (a member per declarator).
+    fn struct_member(&mut self, out: &mut Vec<Guarded<StructMember>>) -> Step {
         let Some(t) = self.peek() else {
             return Step::End;
         };
@@ -332,7 +387,7 @@ impl<'a> Parser<'a> {
             return Step::End;
         }
         if let Some(d) = self.directive_of(t) {
-            // `#define` inside a struct: keep the macro known, nothing to lower.
+            // `#define` inside a struct: keep the macro known, nothing to keep in the struct.
             self.pos += 1;
             if let Directive::Define { .. } = d {
                 self.define(d);
@@ -351,25 +406,30 @@ impl<'a> Parser<'a> {
             return Step::Skip;
         };
         match self.declarator_list(qualifiers, ty, dims_from, start) {
-            Some(d) => Step::Item(d),
+            Some((qualifiers, span)) => {
+                self.push_members(qualifiers, span, out);
+                Step::Done
+            }
             None => Step::Skip,
         }
     }
 
-    /// After a struct specifier: `;` or declarators and `;`.
+    /// After struct `id`'s specifier: `;`, or declarators (left in [`Parser::declarators`], see
+    /// [`Parser::declarator_list`]) and `;`.
     pub(crate) fn struct_declarators(
         &mut self,
-        decl: &AstStruct,
+        id: StructId,
         qualifiers: Qualifiers,
         start: Span,
-    ) -> Option<AstVarDecl> {
+    ) -> Option<(Qualifiers, Span)> {
         if self.eat(Punct::Semicolon) {
             return None;
         }
         // The struct is kept even when its declarators are not.
         let mark = self.mark();
-        let base = self.types.intern(TypeInner::User(decl.name));
-        let ty = TypeSpec { base, precision: None, dims: Vec::new(), span: decl.name_span };
+        let (name, name_span) = (self.entities.structs[id].name, self.entities.structs[id].name_span);
+        let base = self.types.intern(TypeInner::User(name));
+        let ty = TypeSpec { base, precision: None, dims: Vec::new(), span: name_span };
         let vars = self.declarator_list(qualifiers, ty, self.exprs().len(), start);
         if vars.is_none() {
             self.rollback(mark);
@@ -377,27 +437,29 @@ impl<'a> Parser<'a> {
         vars
     }
 
-    /// After the return type, at the function name. The return type's dimension expressions are the last ones
-    /// read, from `dims_from` on: they move to the function's own arena, which its parameters and body then fill.
+    /// After the return type, at the function name; the function goes to the module once read (after the
+    /// prototypes and structs of its body). The return type's dimension expressions are the last ones read, from
+    /// `dims_from` on: they move to the function's own arena, which its parameters and body then fill.
     pub(crate) fn function_rest(
         &mut self,
         mut return_type: TypeSpec,
         dims_from: usize,
         start: Span,
-    ) -> Option<AstFunction> {
+    ) -> Option<FunctionId> {
         let name_tok = self.bump()?;
         let (name, name_span) = (name_tok.sym, name_tok.span);
         let mut exprs = ExprArena::new();
         self.move_dims(dims_from, &mut exprs, &mut return_type.dims);
-        let (rest, exprs) = self.in_function_arena(exprs, |p| p.function_params_body());
+        let (rest, exprs, locals) = self.in_function_arena(exprs, |p| p.function_params_body());
         let (params, body) = rest?;
-        Some(AstFunction { return_type, name, name_span, params, body, span: start.to(self.prev_span()), exprs })
+        let span = start.to(self.prev_span());
+        Some(self.entities.functions.push(Function { name, name_span, return_type, params, body, exprs, locals, span }))
     }
 
     /// `( parameters )` and `;` or a body.
-    fn function_params_body(&mut self) -> Option<(Vec<Guarded<AstParam>>, Option<AstBlock>)> {
+    fn function_params_body(&mut self) -> Option<(Vec<Guarded<Param>>, Option<Block>)> {
         self.pos += 1; // (
-        let params = self.guarded_list(&mut |p| p.parameter(), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let params = self.guarded_list(&mut |p, out| p.parameter(out), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         if !self.expect(Punct::RParen, "')'") {
             self.recover();
             return None;
@@ -414,7 +476,9 @@ impl<'a> Parser<'a> {
         Some((params, Some(body)))
     }
 
-    fn parameter(&mut self) -> Step<AstParam> {
+    /// One parameter; a declared one (named or not) and the name a parameter macro declares are locals of the
+    /// function.
+    fn parameter(&mut self, out: &mut Vec<Guarded<Param>>) -> Step {
         let Some(t) = self.peek() else {
             return Step::End;
         };
@@ -434,7 +498,7 @@ impl<'a> Parser<'a> {
         let start = self.here();
         // A macro standing for a parameter: `TEXTURE2D_SHADOW_PARAM(shadowMap)`.
         if t.kind == TokenKind::Ident && self.macros.contains_key(&t.sym) {
-            return self.macro_parameter();
+            return self.macro_parameter(out);
         }
         // `f(void)`
         if self.builtin_type(t) == Some(TypeInner::Void) && self.punct_at(1, Punct::RParen) {
@@ -457,14 +521,19 @@ impl<'a> Parser<'a> {
             self.expected("',' or ')'");
             self.skip_parameter();
         }
-        Step::Item(AstParam::Declared { qualifiers, ty, name, span: start.to(self.prev_span()) })
+        let span = start.to(self.prev_span());
+        // An unnamed parameter (a prototype's) has a local without uses.
+        let (name, name_span) = name.unwrap_or((Interner::EMPTY, span));
+        let local =
+            self.locals.push(Local { name, name_span, ty, qualifiers, init: None, kind: LocalKind::Parameter, span });
+        done(out, Param { kind: ParamKind::Declared { local }, span })
     }
 
     fn at_directive(&self) -> bool {
         self.peek().is_some_and(|t| matches!(t.kind, TokenKind::Directive(_)))
     }
 
-    fn macro_parameter(&mut self) -> Step<AstParam> {
+    fn macro_parameter(&mut self, out: &mut Vec<Guarded<Param>>) -> Step {
         let Some(t) = self.bump() else {
             return Step::End;
         };
@@ -481,14 +550,22 @@ impl<'a> Parser<'a> {
                 self.skip_parameter();
             }
         }
-        let declares = self.macro_declared_name(name, &args).map(|(n, span)| MacroDeclares {
-            name: n,
-            span,
+        let span = start.to(self.prev_span());
+        let declares = self.macro_declared_name(name, &args).map(|(declared, declared_span)| {
             // The declared parameter's type depends on the variant: an unresolved user type named after the macro
             // marks it as macro-typed.
-            ty: self.types.intern(TypeInner::User(name)),
+            let base = self.types.intern(TypeInner::User(name));
+            self.locals.push(Local {
+                name: declared,
+                name_span: declared_span,
+                ty: TypeSpec { base, precision: None, dims: Vec::new(), span },
+                qualifiers: Qualifiers::default(),
+                init: None,
+                kind: LocalKind::Parameter,
+                span,
+            })
         });
-        Step::Item(AstParam::Macro { name, args, declares, span: start.to(self.prev_span()) })
+        done(out, Param { kind: ParamKind::Macro { name, args, declares }, span })
     }
 
     /// The parameter name a parameter macro declares: its body ends with one of its parameters, and the matching

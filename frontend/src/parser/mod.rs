@@ -1,10 +1,15 @@
-//! The GLSL parser: one level's preprocessed tokens to an [`AstLevel`].
+//! The GLSL parser: one level's preprocessed tokens straight into IR entities (the level's global items).
 //!
-//! Expressions are not tree nodes: the parser pushes IR [`Expression`]s, operands first, straight into the arena
-//! that owns them in the IR (see [`crate::ast`]), and interns types as it reads them. Whatever is read but then
-//! dropped (a construct with a syntax error, a macro body that is not an expression) is taken back out of those
-//! arenas ([`Parser::rollback`]), so they hold exactly the expressions and types the kept tree refers to, in the
-//! order a walk of that tree (operands first) would have produced them.
+//! There is no syntax tree. The parser writes everything it reads in its IR form into the arena that owns it:
+//! expressions, operands first, into the expression arena of the function being read (or the module's
+//! `global_exprs` for global initializers, array sizes outside functions, struct member array sizes and macro
+//! bodies); types into the module's type table; structs, global variables, functions and macro definitions into
+//! the module's arenas when they are complete; locals into the function being read, in declaration order.
+//! Statements and blocks are IR values built bottom-up. Whatever is read but then dropped (a construct with a
+//! syntax error, a macro body that is not an expression) is taken back out of those arenas
+//! ([`Parser::rollback`]), so they hold exactly the entities the kept items refer to, numbered in source order:
+//! the order a walk over the kept items would give (a function gets its id after the prototypes and structs in
+//! its body; a declaration's locals, globals or struct members are made once its `;` is read).
 //!
 //! Recursive descent with precedence climbing for binary operators. Every syntax error is reported
 //! (UnexpectedToken naming what was expected), then the parser recovers at the next `;` or `}` and goes on;
@@ -18,26 +23,53 @@ mod expr;
 mod items;
 mod stmt;
 
-use crate::ast::AstLevel;
 use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use cranelift_entity::{EntityRef, PrimaryMap};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Guarded, Interner, Name, Precision, Span, SyntaxClue,
-    TypeArena, TypeInner,
+    ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalId, GlobalItem, GlobalVar,
+    Guarded, Interner, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId, SyntaxClue,
+    TypeArena, TypeInner, TypeSpec,
 };
 
 /// An expression arena of the IR.
 pub(crate) type ExprArena = PrimaryMap<ExprId, Expression>;
+/// The locals of a function.
+pub(crate) type Locals = PrimaryMap<LocalId, Local>;
+
+/// The module's entity arenas the parser adds to (besides types and `global_exprs`).
+pub struct Entities<'a> {
+    pub structs: &'a mut PrimaryMap<StructId, StructDecl>,
+    pub globals: &'a mut PrimaryMap<GlobalId, GlobalVar>,
+    pub functions: &'a mut PrimaryMap<FunctionId, Function>,
+    pub macros: &'a mut PrimaryMap<MacroId, MacroDef>,
+}
 
 /// The sizes of the arenas the parser adds to, at some point: [`Parser::rollback`] drops what came after.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark {
     function_exprs: usize,
+    locals: usize,
     global_exprs: usize,
     types: usize,
+    structs: usize,
+    globals: usize,
+    functions: usize,
+    macros: usize,
+}
+
+/// One declarator of a declaration being read (`name[dims] = init`), before it becomes a global, a struct member
+/// or a local (see [`Parser::declarator_list`]).
+pub(crate) struct Declarator {
+    pub name: Name,
+    pub name_span: Span,
+    /// The declaration's type with this declarator's dimensions appended. The dimensions written on the type
+    /// are the declarator's own copies: each declarator after the first has its own expressions for them.
+    pub ty: TypeSpec,
+    pub init: Option<ExprId>,
+    pub span: Span,
 }
 
 /// How far [`Parser::function_token_count`] looks ahead.
@@ -184,6 +216,12 @@ pub struct Parser<'a> {
     /// The arena of the function whose parameters or body are being read; `None` outside functions. New
     /// expressions go here when it is set, to `global_exprs` otherwise.
     function_exprs: Option<ExprArena>,
+    /// The locals of the function whose parameters or body are being read (empty outside functions).
+    pub(crate) locals: Locals,
+    /// The module's structs, globals, functions and macro definitions.
+    pub(crate) entities: Entities<'a>,
+    /// The declarators of the declaration being read (reused from one declaration to the next).
+    pub(crate) declarators: Vec<Declarator>,
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
     pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
     /// Struct names declared so far (to tell declarations from expressions).
@@ -200,14 +238,24 @@ pub struct Parser<'a> {
 }
 
 /// What a list element parser saw.
-pub(crate) enum Step<T> {
-    Item(T),
-    /// Nothing produced (an error already reported, or a separator), keep going. The expressions and types made
-    /// while reading it are dropped.
+pub(crate) enum Step {
+    /// The element's items (zero or more: a declaration can make several) are pushed to the list.
+    Done,
+    /// Nothing produced (an error already reported, or a separator), keep going. The expressions, types and
+    /// entities made while reading it are dropped.
     Skip,
     /// The list ends here (the closing token is not consumed).
     End,
 }
+
+/// Push one unguarded item to a list: the usual [`Step::Done`] of an element parser.
+pub(crate) fn done<T>(out: &mut Vec<Guarded<T>>, item: T) -> Step {
+    out.push(Guarded::Item(item));
+    Step::Done
+}
+
+/// An element parser of [`Parser::guarded_list`]: reads one element at the current token and pushes its items.
+pub(crate) type Element<'e, 'a, T> = dyn FnMut(&mut Parser<'a>, &mut Vec<Guarded<T>>) -> Step + 'e;
 
 impl<'a> Parser<'a> {
     #[allow(clippy::too_many_arguments)]
@@ -219,6 +267,7 @@ impl<'a> Parser<'a> {
         sink: &'a mut Sink,
         types: &'a mut TypeArena,
         global_exprs: &'a mut ExprArena,
+        entities: Entities<'a>,
         macros: &'a mut HashMap<Name, MacroInfo>,
         type_names: &'a mut HashSet<Name>,
         max_depth: usize,
@@ -234,6 +283,9 @@ impl<'a> Parser<'a> {
             types,
             global_exprs,
             function_exprs: None,
+            locals: Locals::new(),
+            entities,
+            declarators: Vec::new(),
             macros,
             type_names,
             depth: 0,
@@ -245,17 +297,17 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Parse the whole level.
-    pub fn parse_level(mut self) -> AstLevel {
+    /// Parse the whole level: its global items, in order (the entities they name are in the module).
+    pub fn parse_level(mut self) -> Vec<Guarded<GlobalItem>> {
         let mut items = Vec::new();
         loop {
-            items.extend(self.guarded_list(&mut |p| p.external_item(), &|_| false));
+            items.extend(self.guarded_list(&mut |p, out| p.external_item(out), &|_| false));
             // A marker no region claims (a synthetic `#endif`): skip it.
             if self.bump().is_none() {
                 break;
             }
         }
-        AstLevel { items }
+        items
     }
 
     // ----- token access -----
@@ -408,14 +460,20 @@ impl<'a> Parser<'a> {
     }
 
     /// Read a function's parameters and body with its own arena, which starts with `exprs` (its return type's
-    /// dimensions); gives the arena back with the result. The arena is reserved at the number of tokens the
-    /// function spans, a bound on its expressions (every expression node consumes a token of its own), so it
-    /// neither regrows nor gets copied into an exact-size one.
-    pub(crate) fn in_function_arena<R>(&mut self, exprs: ExprArena, f: impl FnOnce(&mut Self) -> R) -> (R, ExprArena) {
+    /// dimensions), and its own locals; gives both back with the result. The arena is reserved at the number of
+    /// tokens the function spans, a bound on its expressions (every expression node consumes a token of its
+    /// own), so it neither regrows nor gets copied into an exact-size one.
+    pub(crate) fn in_function_arena<R>(
+        &mut self,
+        exprs: ExprArena,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> (R, ExprArena, Locals) {
         let mut arena: Vec<Expression> = Vec::with_capacity(exprs.len() + self.function_token_count());
         arena.append(&mut exprs.into());
+        let outer_locals = std::mem::take(&mut self.locals);
         let (r, arena) = self.in_arena(Some(arena.into()), f);
-        (r, arena.unwrap_or_default())
+        let locals = std::mem::replace(&mut self.locals, outer_locals);
+        (r, arena.unwrap_or_default(), locals)
     }
 
     /// Tokens from here to the `}` that closes the function body (the first `{` opens it), or to the `;` that
@@ -441,19 +499,29 @@ impl<'a> Parser<'a> {
     pub(crate) fn mark(&self) -> Mark {
         Mark {
             function_exprs: self.function_exprs.as_ref().map_or(0, PrimaryMap::len),
+            locals: self.locals.len(),
             global_exprs: self.global_exprs.len(),
             types: self.types.len(),
+            structs: self.entities.structs.len(),
+            globals: self.entities.globals.len(),
+            functions: self.entities.functions.len(),
+            macros: self.entities.macros.len(),
         }
     }
 
-    /// Drop the expressions and types made since `mark` (taken in the same function context): what was read
-    /// since is not kept.
+    /// Drop the expressions, types and entities made since `mark` (taken in the same function context): what
+    /// was read since is not kept.
     pub(crate) fn rollback(&mut self, mark: Mark) {
         if let Some(arena) = &mut self.function_exprs {
             truncate(arena, mark.function_exprs);
         }
+        truncate(&mut self.locals, mark.locals);
         truncate(self.global_exprs, mark.global_exprs);
         self.types.truncate(mark.types);
+        truncate(self.entities.structs, mark.structs);
+        truncate(self.entities.globals, mark.globals);
+        truncate(self.entities.functions, mark.functions);
+        truncate(self.entities.macros, mark.macros);
     }
 
     /// Push copies of the expressions `from..to` of the current arena (the dimensions of a declaration's type,
@@ -642,10 +710,11 @@ impl<'a> Parser<'a> {
     // ----- guarded lists -----
 
     /// Parse a list whose elements may be wrapped in conditional regions. `element` parses one element at the
-    /// current token; `is_end` tells whether the current token closes the list (it is not consumed).
+    /// current token and pushes what it makes; `is_end` tells whether the current token closes the list (it is
+    /// not consumed).
     pub(crate) fn guarded_list<T>(
         &mut self,
-        element: &mut dyn FnMut(&mut Parser<'a>) -> Step<T>,
+        element: &mut Element<'_, 'a, T>,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
         // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
@@ -685,10 +754,10 @@ impl<'a> Parser<'a> {
             }
             let before = self.pos;
             let mark = self.mark();
-            match element(self) {
-                Step::Item(item) => items.push(Guarded::Item(item)),
+            match element(self, &mut items) {
+                Step::Done => {}
                 // Nothing of what the element parser read is kept (a construct with an error): neither are its
-                // expressions and types.
+                // expressions, types and entities.
                 Step::Skip => self.rollback(mark),
                 Step::End => {
                     self.rollback(mark);
@@ -710,7 +779,7 @@ impl<'a> Parser<'a> {
 
     fn cond_region<T>(
         &mut self,
-        element: &mut dyn FnMut(&mut Parser<'a>) -> Step<T>,
+        element: &mut Element<'_, 'a, T>,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Option<CondRegion<T>> {
         let first = self.bump()?;
@@ -814,12 +883,12 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Drop the expressions after the first `len`.
-fn truncate(arena: &mut ExprArena, len: usize) {
+/// Drop the entries after the first `len`.
+fn truncate<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, len: usize) {
     if arena.len() > len {
-        let mut exprs: Vec<Expression> = std::mem::take(arena).into();
-        exprs.truncate(len);
-        *arena = exprs.into();
+        let mut entries: Vec<V> = std::mem::take(arena).into();
+        entries.truncate(len);
+        *arena = entries.into();
     }
 }
 

@@ -1,13 +1,13 @@
-//! Statements and blocks.
+//! Statements and blocks, read straight into their IR form (their locals go to the function being read).
 
-use super::{Kw, Parser, Step};
-use crate::ast::{AstBlock, AstStmt, AstStmtKind};
+use super::{done, Kw, Parser, Step};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
+use shaderlab_ir::{Block, ExprId, Guarded, Span, Statement, StmtKind};
 
 impl<'a> Parser<'a> {
     /// `{ statements }`, at the `{`.
-    pub(crate) fn block(&mut self) -> Option<AstBlock> {
+    pub(crate) fn block(&mut self) -> Option<Block> {
         let start = self.here();
         if !self.expect(Punct::LBrace, "'{'") {
             return None;
@@ -17,11 +17,9 @@ impl<'a> Parser<'a> {
             return None;
         }
         // The enclosing statement counted this nesting level.
-        let stmts = self.guarded_list(&mut |p| p.statement_step(), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
-        if !self.expect(Punct::RBrace, "'}'") {
-            return Some(AstBlock { stmts, span: start.to(self.prev_span()) });
-        }
-        Some(AstBlock { stmts, span: start.to(self.prev_span()) })
+        let stmts = self.guarded_list(&mut |p, out| p.statement_step(out), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        self.expect(Punct::RBrace, "'}'");
+        Some(Block { stmts, span: start.to(self.prev_span()) })
     }
 
     fn skip_else_chain(&mut self) {
@@ -55,7 +53,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn statement_step(&mut self) -> Step<AstStmt> {
+    fn statement_step(&mut self, out: &mut Vec<Guarded<Statement>>) -> Step {
         let Some(t) = self.peek() else {
             return Step::End;
         };
@@ -67,24 +65,27 @@ impl<'a> Parser<'a> {
             let span = t.span;
             return match d {
                 Directive::Define { .. } => match self.define(d) {
-                    Some(def) => Step::Item(AstStmt { kind: AstStmtKind::Define(def), span }),
+                    Some(def) => {
+                        let id = self.entities.macros.push(def);
+                        done(out, Statement { kind: StmtKind::Define(id), span })
+                    }
                     None => Step::Skip,
                 },
                 Directive::Undef { name, .. } => {
                     self.macros.remove(name);
-                    Step::Item(AstStmt { kind: AstStmtKind::Undef(*name), span })
+                    done(out, Statement { kind: StmtKind::Undef(*name), span })
                 }
                 _ => Step::Skip,
             };
         }
         match self.statement() {
-            Some(s) => Step::Item(s),
+            Some(s) => done(out, s),
             None => Step::Skip,
         }
     }
 
     /// One statement; `None` after a reported error (the parser has recovered).
-    pub(crate) fn statement(&mut self) -> Option<AstStmt> {
+    pub(crate) fn statement(&mut self) -> Option<Statement> {
         if !self.enter() {
             // Too deep: skip this statement (a block whole), and the rest of an `if`/`else if` chain with it.
             self.skip_statement();
@@ -99,17 +100,17 @@ impl<'a> Parser<'a> {
         s
     }
 
-    fn statement_inner(&mut self) -> Option<AstStmt> {
+    fn statement_inner(&mut self) -> Option<Statement> {
         let start = self.here();
         let t = self.peek()?;
         if t.is_punct(Punct::LBrace) {
             let b = self.block()?;
             let span = b.span;
-            return Some(AstStmt { kind: AstStmtKind::Block(b), span });
+            return Some(Statement { kind: StmtKind::Block(b), span });
         }
         if t.is_punct(Punct::Semicolon) {
             self.pos += 1;
-            return Some(AstStmt { kind: AstStmtKind::Empty, span: start });
+            return Some(Statement { kind: StmtKind::Empty, span: start });
         }
         if let TokenKind::Directive(_) = t.kind {
             // A conditional where a single statement is required (e.g. an `if` body without braces).
@@ -140,13 +141,13 @@ impl<'a> Parser<'a> {
                 } else {
                     None
                 };
-                AstStmtKind::If { condition, accept: Box::new(accept), reject }
+                StmtKind::If { condition, accept: Box::new(accept), reject }
             }
             Some(Kw::While) => {
                 self.pos += 1;
                 let condition = self.paren_condition()?;
                 let body = Box::new(self.statement()?);
-                AstStmtKind::While { condition, body }
+                StmtKind::While { condition, body }
             }
             Some(Kw::Do) => {
                 self.pos += 1;
@@ -158,7 +159,7 @@ impl<'a> Parser<'a> {
                 }
                 let condition = self.paren_condition()?;
                 self.end_statement()?;
-                AstStmtKind::DoWhile { body, condition }
+                StmtKind::DoWhile { body, condition }
             }
             Some(Kw::For) => return self.for_statement(start),
             Some(Kw::Switch) => {
@@ -170,7 +171,7 @@ impl<'a> Parser<'a> {
                     return None;
                 }
                 let body = self.block()?;
-                AstStmtKind::Switch { selector, body }
+                StmtKind::Switch { selector, body }
             }
             Some(Kw::Case) => {
                 self.pos += 1;
@@ -179,7 +180,7 @@ impl<'a> Parser<'a> {
                     self.recover();
                     return None;
                 }
-                AstStmtKind::Case(e)
+                StmtKind::Case(e)
             }
             Some(Kw::Default) => {
                 self.pos += 1;
@@ -187,41 +188,41 @@ impl<'a> Parser<'a> {
                     self.recover();
                     return None;
                 }
-                AstStmtKind::Default
+                StmtKind::Default
             }
             Some(Kw::Break) => {
                 self.pos += 1;
                 self.end_statement()?;
-                AstStmtKind::Break
+                StmtKind::Break
             }
             Some(Kw::Continue) => {
                 self.pos += 1;
                 self.end_statement()?;
-                AstStmtKind::Continue
+                StmtKind::Continue
             }
             Some(Kw::Discard) => {
                 self.pos += 1;
                 self.end_statement()?;
-                AstStmtKind::Discard
+                StmtKind::Discard
             }
             Some(Kw::Return) => {
                 self.pos += 1;
                 let value = if self.is_punct(Punct::Semicolon) { None } else { Some(self.expression()) };
                 self.end_statement()?;
-                AstStmtKind::Return(value)
+                StmtKind::Return(value)
             }
             Some(Kw::Precision) => {
                 let (precision, ty, _) = self.precision_statement()?;
-                AstStmtKind::Precision { precision, ty }
+                StmtKind::Precision { precision, ty }
             }
             _ if self.starts_declaration() => return self.declaration_statement(start),
             _ => {
                 let e = self.expression();
                 self.end_statement()?;
-                AstStmtKind::Expr(e)
+                StmtKind::Expr(e)
             }
         };
-        Some(AstStmt { kind, span: start.to(self.prev_span()) })
+        Some(Statement { kind, span: start.to(self.prev_span()) })
     }
 
     fn end_statement(&mut self) -> Option<()> {
@@ -234,7 +235,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn paren_condition(&mut self) -> Option<shaderlab_ir::ExprId> {
+    fn paren_condition(&mut self) -> Option<ExprId> {
         if !self.expect(Punct::LParen, "'('") {
             self.recover();
             return None;
@@ -248,15 +249,18 @@ impl<'a> Parser<'a> {
     }
 
     /// A declaration, a local struct, or a local function prototype.
-    fn declaration_statement(&mut self, start: shaderlab_ir::Span) -> Option<AstStmt> {
+    fn declaration_statement(&mut self, start: Span) -> Option<Statement> {
         let qualifiers = self.qualifiers();
         if self.peek_kw() == Some(Kw::Struct) {
-            let Some(decl) = self.struct_specifier() else {
+            let Some(id) = self.struct_specifier() else {
                 self.recover();
                 return None;
             };
-            let vars = self.struct_declarators(&decl, qualifiers, start);
-            return Some(AstStmt { kind: AstStmtKind::Struct(decl, vars), span: start.to(self.prev_span()) });
+            let declares = match self.struct_declarators(id, qualifiers, start) {
+                Some((qualifiers, _)) => self.push_locals(qualifiers),
+                None => Vec::new(),
+            };
+            return Some(Statement { kind: StmtKind::Struct { id, declares }, span: start.to(self.prev_span()) });
         }
         let dims_from = self.exprs().len();
         let Some(ty) = self.type_specifier() else {
@@ -265,30 +269,33 @@ impl<'a> Parser<'a> {
             return None;
         };
         if self.peek().is_some_and(|t| t.kind == TokenKind::Ident) && self.punct_at(1, Punct::LParen) {
-            let f = self.function_rest(ty, dims_from, start)?;
+            let id = self.function_rest(ty, dims_from, start)?;
+            let f = &self.entities.functions[id];
             if f.body.is_some() {
-                self.expected_at_function(&f);
+                let (name, name_span) = (f.name, f.name_span);
+                self.expected_at_function(name, name_span);
             }
-            return Some(AstStmt { kind: AstStmtKind::Prototype(f), span: start.to(self.prev_span()) });
+            return Some(Statement { kind: StmtKind::Prototype(id), span: start.to(self.prev_span()) });
         }
-        let decl = self.declarator_list(qualifiers, ty, dims_from, start)?;
+        let (qualifiers, _) = self.declarator_list(qualifiers, ty, dims_from, start)?;
+        let locals = self.push_locals(qualifiers);
         self.resync();
-        Some(AstStmt { kind: AstStmtKind::Decl(decl), span: start.to(self.prev_span()) })
+        Some(Statement { kind: StmtKind::Declare(locals), span: start.to(self.prev_span()) })
     }
 
-    fn expected_at_function(&mut self, f: &crate::ast::AstFunction) {
+    fn expected_at_function(&mut self, name: shaderlab_ir::Name, name_span: Span) {
         // Function definitions are not allowed inside functions.
-        let name = self.names.resolve(f.name).to_owned();
+        let name = self.names.resolve(name).to_owned();
         self.sink.syntax(
             shaderlab_ir::SyntaxClue::UnexpectedToken {
                 found: format!("'{name}'"),
                 expected: "a statement (functions cannot be defined inside a function)".into(),
             },
-            f.name_span,
+            name_span,
         );
     }
 
-    fn for_statement(&mut self, start: shaderlab_ir::Span) -> Option<AstStmt> {
+    fn for_statement(&mut self, start: Span) -> Option<Statement> {
         self.pos += 1; // for
         if !self.expect(Punct::LParen, "'('") {
             self.recover();
@@ -305,7 +312,7 @@ impl<'a> Parser<'a> {
                 self.recover();
                 return None;
             }
-            Some(Box::new(AstStmt { kind: AstStmtKind::Expr(e), span: init_start.to(self.prev_span()) }))
+            Some(Box::new(Statement { kind: StmtKind::Expr(e), span: init_start.to(self.prev_span()) }))
         };
         let condition = if self.is_punct(Punct::Semicolon) { None } else { Some(self.expression()) };
         if !self.expect(Punct::Semicolon, "';'") {
@@ -318,6 +325,6 @@ impl<'a> Parser<'a> {
             return None;
         }
         let body = Box::new(self.statement()?);
-        Some(AstStmt { kind: AstStmtKind::For { init, condition, update, body }, span: start.to(self.prev_span()) })
+        Some(Statement { kind: StmtKind::For { init, condition, update, body }, span: start.to(self.prev_span()) })
     }
 }

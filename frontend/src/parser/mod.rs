@@ -110,14 +110,22 @@ pub enum Kw {
     Layout,
 }
 
+/// What a name is to the parser: a keyword, a builtin type name, or (both `None`) neither.
+#[derive(Clone, Copy, Debug, Default)]
+struct Word {
+    kw: Option<Kw>,
+    ty: Option<TypeInner>,
+}
+
 /// Keyword and builtin-type lookup tables for one module's interner.
 pub struct Keywords {
-    words: HashMap<Name, Kw>,
+    /// Indexed by name: the keywords and builtin type names are interned first (see [`seed`]), so they have the
+    /// lowest indices and a lookup is one bounds check and a load. Names past the end are neither.
+    words: Vec<Word>,
     /// `attribute` and `varying`: ES 1.00 storage qualifiers, but plain names in ShaderLab code
     /// (`void frag(Varyings varying)`); they qualify only when a type follows.
     pub(crate) attribute: Name,
     pub(crate) varying: Name,
-    types: HashMap<Name, TypeInner>,
 }
 
 impl Keywords {
@@ -155,8 +163,16 @@ impl Keywords {
             ("precise", Precise),
             ("layout", Layout),
         ];
-        let words = list.iter().map(|&(w, k)| (names.intern(w), k)).collect();
-        let mut types = HashMap::default();
+        fn entry(words: &mut Vec<Word>, name: Name) -> &mut Word {
+            if words.len() <= name.index() {
+                words.resize(name.index() + 1, Word::default());
+            }
+            &mut words[name.index()]
+        }
+        let mut words: Vec<Word> = Vec::new();
+        for &(w, k) in &list {
+            entry(&mut words, names.intern(w)).kw = Some(k);
+        }
         for name in [
             "void", "bool", "int", "uint", "float", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
             "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "mat2x2", "mat2x3", "mat2x4",
@@ -166,12 +182,16 @@ impl Keywords {
         .chain(shaderlab_ir::types::SAMPLERS.iter().map(|(n, _)| *n))
         {
             if let Some(t) = TypeInner::from_builtin_name(name) {
-                types.insert(names.intern(name), t);
+                entry(&mut words, names.intern(name)).ty = Some(t);
             }
         }
         let attribute = names.intern("attribute");
         let varying = names.intern("varying");
-        Keywords { words, types, attribute, varying }
+        Keywords { words, attribute, varying }
+    }
+
+    fn word(&self, name: Name) -> Word {
+        self.words.get(name.index()).copied().unwrap_or_default()
     }
 }
 
@@ -359,7 +379,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn kw_of(&self, t: &Token) -> Option<Kw> {
         if t.kind == TokenKind::Ident {
-            self.kw.words.get(&t.sym).copied()
+            self.kw.word(t.sym).kw
         } else {
             None
         }
@@ -380,7 +400,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn builtin_type(&self, t: &Token) -> Option<TypeInner> {
         if t.kind == TokenKind::Ident {
-            self.kw.types.get(&t.sym).copied()
+            self.kw.word(t.sym).ty
         } else {
             None
         }
@@ -388,7 +408,7 @@ impl<'a> Parser<'a> {
 
     /// An identifier that is not a keyword or builtin type name.
     pub(crate) fn is_plain_ident(&self, t: &Token) -> bool {
-        t.kind == TokenKind::Ident && self.kw_of(t).is_none() && self.builtin_type(t).is_none()
+        t.kind == TokenKind::Ident && matches!(self.kw.word(t.sym), Word { kw: None, ty: None })
     }
 
     /// `attribute`/`varying` used as a storage qualifier (a type follows).

@@ -24,7 +24,7 @@ pub mod token;
 mod tests;
 
 use diag::Sink;
-use parser::{Entities, Keywords, MacroInfo, Parser};
+use parser::{BuiltinTypeIds, Entities, Keywords, MacroInfo, Parser};
 use preprocess::{MacroBody, PpState, Preprocessor};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -136,7 +136,8 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
             root.pp.macros.insert(name, Rc::new(MacroBody { params: None, body }));
         }
     }
-    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords };
+    let builtin_type_ids = BuiltinTypeIds::new(keywords);
+    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords, builtin_type_ids };
 
     let shader_scope = driver.level(&shader.level, None, &mut root);
     driver.module.shader =
@@ -223,6 +224,7 @@ struct Driver<'a> {
     resolver: &'a dyn IncludeResolver,
     options: &'a Options,
     keywords: &'a Keywords,
+    builtin_type_ids: BuiltinTypeIds,
 }
 
 impl Driver<'_> {
@@ -250,6 +252,7 @@ impl Driver<'_> {
             self.sink,
             &mut module.types,
             &mut module.global_exprs,
+            &mut self.builtin_type_ids,
             entities,
             &mut state.macros,
             &mut state.type_names,

@@ -229,10 +229,11 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         let t = self.peek()?;
-        let inner = if let Some(b) = self.builtin_type(t) {
-            b
+        // Interned before the dimensions are read: the IR numbers types in first-use order.
+        let base = if let Some(b) = self.builtin_type(t) {
+            self.intern_builtin(t.sym, b)
         } else if self.is_plain_ident(t) && !self.macros.contains_key(&t.sym) {
-            TypeInner::User(t.sym)
+            self.types.intern(TypeInner::User(t.sym))
         } else {
             if precision.is_some() {
                 self.pos -= 1;
@@ -240,8 +241,6 @@ impl<'a> Parser<'a> {
             return None;
         };
         self.pos += 1;
-        // Interned before the dimensions are read: the IR numbers types in first-use order.
-        let base = self.types.intern(inner);
         let dims = self.array_dims();
         Some(TypeSpec { base, precision, dims, span: start.to(self.prev_span()) })
     }

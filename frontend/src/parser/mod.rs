@@ -31,7 +31,7 @@ use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalId, GlobalItem, GlobalVar,
     Guarded, Interner, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId, SyntaxClue,
-    TypeArena, TypeInner, TypeSpec,
+    TypeArena, TypeId, TypeInner, TypeSpec,
 };
 
 /// An expression arena of the IR.
@@ -70,6 +70,17 @@ pub(crate) struct Declarator {
     pub ty: TypeSpec,
     pub init: Option<ExprId>,
     pub span: Span,
+}
+
+/// The type id each builtin type name was last interned as in a module, by name index (like
+/// [`Keywords::words`]): a cache in front of the type table's hash lookup, kept for the whole module (every
+/// level's parser uses it) and checked before each use, since a rollback can drop the type.
+pub struct BuiltinTypeIds(Vec<Option<TypeId>>);
+
+impl BuiltinTypeIds {
+    pub fn new(kw: &Keywords) -> Self {
+        BuiltinTypeIds(vec![None; kw.words.len()])
+    }
 }
 
 /// How far [`Parser::function_token_count`] looks ahead.
@@ -242,6 +253,8 @@ pub struct Parser<'a> {
     pub(crate) entities: Entities<'a>,
     /// The declarators of the declaration being read (reused from one declaration to the next).
     pub(crate) declarators: Vec<Declarator>,
+    /// The module's cache in front of its type table for builtin types (see [`BuiltinTypeIds`]).
+    builtin_type_ids: &'a mut BuiltinTypeIds,
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
     pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
     /// Struct names declared so far (to tell declarations from expressions).
@@ -287,6 +300,7 @@ impl<'a> Parser<'a> {
         sink: &'a mut Sink,
         types: &'a mut TypeArena,
         global_exprs: &'a mut ExprArena,
+        builtin_type_ids: &'a mut BuiltinTypeIds,
         entities: Entities<'a>,
         macros: &'a mut HashMap<Name, MacroInfo>,
         type_names: &'a mut HashSet<Name>,
@@ -306,6 +320,7 @@ impl<'a> Parser<'a> {
             locals: Locals::new(),
             entities,
             declarators: Vec::new(),
+            builtin_type_ids,
             macros,
             type_names,
             depth: 0,
@@ -461,6 +476,21 @@ impl<'a> Parser<'a> {
     /// Push an expression whose operands are already pushed.
     pub(crate) fn alloc(&mut self, kind: Expr, span: Span) -> ExprId {
         self.exprs_mut().push(Expression { kind, span })
+    }
+
+    /// The type id of builtin type `inner`, spelled `name`.
+    pub(crate) fn intern_builtin(&mut self, name: Name, inner: TypeInner) -> TypeId {
+        if let Some(&Some(id)) = self.builtin_type_ids.0.get(name.index()) {
+            // Still in the table (not rolled back, or interned again at the same place).
+            if id.index() < self.types.len() && self.types.get(id) == inner {
+                return id;
+            }
+        }
+        let id = self.types.intern(inner);
+        if let Some(slot) = self.builtin_type_ids.0.get_mut(name.index()) {
+            *slot = Some(id);
+        }
+        id
     }
 
     pub(crate) fn span_of(&self, e: ExprId) -> Span {

@@ -136,7 +136,6 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> ExprId {
-        let start = self.here();
         let op = match self.current_punct() {
             Some(Punct::Minus) => Some(Ok(UnaryOp::Negate)),
             Some(Punct::Plus) => Some(Ok(UnaryOp::Plus)),
@@ -147,6 +146,7 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         let Some(op) = op else { return self.postfix() };
+        let start = self.here();
         self.pos += 1;
         if !self.enter() {
             return self.error_expr();
@@ -167,16 +167,17 @@ impl<'a> Parser<'a> {
             if self.bailing {
                 return e;
             }
-            if matches!(self.current_punct(), Some(Punct::LBracket | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus))
-            {
-                chain += 1;
-                if !self.chain_ok(chain) {
-                    return e;
-                }
+            let Some(p @ (Punct::LBracket | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus)) = self.current_punct()
+            else {
+                return e;
+            };
+            chain += 1;
+            if !self.chain_ok(chain) {
+                return e;
             }
             let start = self.span_of(e);
-            match self.current_punct() {
-                Some(Punct::LBracket) => {
+            match p {
+                Punct::LBracket => {
                     self.pos += 1;
                     let mark = self.mark();
                     let index = self.expression();
@@ -186,7 +187,7 @@ impl<'a> Parser<'a> {
                     }
                     e = self.alloc(Expr::Index { base: e, index }, start.to(self.prev_span()));
                 }
-                Some(Punct::Dot) => {
+                Punct::Dot => {
                     self.pos += 1;
                     let Some(t) = self.peek().filter(|t| t.kind == TokenKind::Ident) else {
                         self.expected("a member name");
@@ -203,15 +204,12 @@ impl<'a> Parser<'a> {
                     }
                     e = self.alloc(Expr::Member { base: e, member: t.sym, member_span: t.span }, start.to(t.span));
                 }
-                Some(Punct::PlusPlus) => {
+                // `++` or `--`
+                _ => {
                     self.pos += 1;
-                    e = self.alloc(Expr::IncDec { op: IncDecOp::PostIncrement, target: e }, start.to(self.prev_span()));
+                    let op = if p == Punct::PlusPlus { IncDecOp::PostIncrement } else { IncDecOp::PostDecrement };
+                    e = self.alloc(Expr::IncDec { op, target: e }, start.to(self.prev_span()));
                 }
-                Some(Punct::MinusMinus) => {
-                    self.pos += 1;
-                    e = self.alloc(Expr::IncDec { op: IncDecOp::PostDecrement, target: e }, start.to(self.prev_span()));
-                }
-                _ => return e,
             }
         }
     }
@@ -309,7 +307,9 @@ impl<'a> Parser<'a> {
             return self.error_expr();
         };
         let span = t.span;
-        match self.kw_of(t) {
+        // One lookup tells keywords and builtin type names (the token is an identifier).
+        let word = self.kw.word(t.sym);
+        match word.kw {
             Some(Kw::True) => {
                 self.pos += 1;
                 return self.alloc(Expr::Literal(Literal::Bool(true)), span);
@@ -325,7 +325,8 @@ impl<'a> Parser<'a> {
             }
         }
         // Constructors of builtin types: `vec3(...)`, `float[3](...)`.
-        if self.builtin_type(t).is_some() || self.precision_of(self.kw_of(t).unwrap_or(Kw::Const)).is_some() {
+        // (A precision keyword is the only keyword left here.)
+        if word.ty.is_some() || word.kw.is_some() {
             let mark = self.mark();
             let Some(ty) = self.type_specifier() else {
                 self.expected("an expression");

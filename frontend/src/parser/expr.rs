@@ -257,6 +257,11 @@ impl<'a> Parser<'a> {
         }
         let e = self.assignment();
         self.list_item_end();
+        // The `,` after an argument goes with it (the same check as at the start of an element, without a step of
+        // the list that keeps nothing).
+        if self.is_punct(Punct::Comma) {
+            self.separator("an argument");
+        }
         super::done(out, e)
     }
 

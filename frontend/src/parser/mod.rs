@@ -933,13 +933,18 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Drop the entries after the first `len`.
+/// Drop the entries after the first `len` (inlined: there are usually none).
+#[inline]
 fn truncate<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, len: usize) {
     if arena.len() > len {
-        let mut entries: Vec<V> = std::mem::take(arena).into();
-        entries.truncate(len);
-        *arena = entries.into();
+        truncate_entries(arena, len);
     }
+}
+
+fn truncate_entries<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, len: usize) {
+    let mut entries: Vec<V> = std::mem::take(arena).into();
+    entries.truncate(len);
+    *arena = entries.into();
 }
 
 /// The id that expression `id`, of a run of whole trees starting at `from`, gets when the run starts at `base`.

@@ -147,7 +147,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Storage, interpolation, invariance and layout qualifiers (precision is part of the type).
+    #[inline]
     pub(crate) fn qualifiers(&mut self) -> Qualifiers {
+        // Most declarations start with a builtin type: nothing to read (the loop below would stop at once).
+        match self.peek() {
+            Some(t) if self.builtin_type(t).is_some() => Qualifiers::default(),
+            _ => self.qualifier_list(),
+        }
+    }
+
+    fn qualifier_list(&mut self) -> Qualifiers {
         let mut q = Qualifiers::default();
         let start = self.here();
         let mut any = false;
@@ -246,7 +255,17 @@ impl<'a> Parser<'a> {
     }
 
     /// `[e]` or `[]`, repeated.
+    #[inline]
     pub(crate) fn array_dims(&mut self) -> Vec<ArrayDim> {
+        // Most types and declarators have none.
+        if self.is_punct(Punct::LBracket) {
+            self.array_dim_list()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn array_dim_list(&mut self) -> Vec<ArrayDim> {
         let mut dims = Vec::new();
         while self.is_punct(Punct::LBracket) {
             self.pos += 1;

@@ -2,7 +2,7 @@
 
 use super::{Kw, Parser};
 use crate::token::{Punct, TokenKind};
-use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, TypeSpec, UnaryOp};
+use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, Name, Span, TypeSpec, UnaryOp};
 
 /// Binary operators with their precedence (higher binds tighter).
 fn binary_op(p: Punct) -> Option<(BinaryOp, u8)> {
@@ -329,57 +329,74 @@ impl<'a> Parser<'a> {
                 return self.error_expr();
             }
         }
+        // The longer forms below are functions of their own, so that this common path (a plain name) stays small.
         // Constructors of builtin types: `vec3(...)`, `float[3](...)`.
         // (A precision keyword is the only keyword left here.)
         if word.ty.is_some() || word.kw.is_some() {
-            let mark = self.mark();
-            let Some(ty) = self.type_specifier() else {
-                self.expected("an expression");
-                return self.error_expr();
-            };
-            return self.constructor(ty, mark);
+            return self.type_constructor(true);
         }
         // Source macros (preserving mode).
         if let Some(info) = self.macros.get(&t.sym) {
             let expected = info.params.as_ref().map(Vec::len);
-            self.pos += 1;
-            let args = if self.is_punct(Punct::LParen) { Some(self.call_args()) } else { None };
-            let use_span = span.to(self.prev_span());
-            if let (Some(expected), Some(args)) = (expected, &args) {
-                let found = count_args(args);
-                if found.is_some_and(|found| found != expected) {
-                    self.sink.syntax(
-                        shaderlab_ir::SyntaxClue::MacroArgCount {
-                            name: self.names.resolve(t.sym).to_owned(),
-                            expected,
-                            found: found.unwrap_or(0),
-                        },
-                        use_span,
-                    );
-                }
-            }
-            return self.alloc(Expr::MacroRef { name: t.sym, args }, use_span);
+            return self.macro_use(t.sym, span, expected);
         }
         // User array constructor: `S[2](...)`.
         if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
-            let mark = self.mark();
-            let Some(ty) = self.type_specifier() else {
-                return self.error_expr();
-            };
-            return self.constructor(ty, mark);
+            return self.type_constructor(false);
         }
         self.pos += 1;
         if self.is_punct(Punct::LParen) {
-            let mark = self.mark();
-            let (args, clean) = self.call_args_checked();
-            let full = span.to(self.prev_span());
-            if !clean {
-                self.rollback(mark);
-                return self.alloc(Expr::Error, full);
-            }
-            return self.alloc(Expr::Call { callee: t.sym, callee_span: span, args }, full);
+            return self.call(t.sym, span);
         }
         self.alloc(Expr::Ident(t.sym), span)
+    }
+
+    /// A constructor at its type (`builtin`: a builtin type, where a missing type is reported).
+    #[inline(never)]
+    fn type_constructor(&mut self, builtin: bool) -> ExprId {
+        let mark = self.mark();
+        let Some(ty) = self.type_specifier() else {
+            if builtin {
+                self.expected("an expression");
+            }
+            return self.error_expr();
+        };
+        self.constructor(ty, mark)
+    }
+
+    /// A use of source macro `name` (spelled at `span`), which takes `expected` arguments when function-like.
+    #[inline(never)]
+    fn macro_use(&mut self, name: Name, span: Span, expected: Option<usize>) -> ExprId {
+        self.pos += 1;
+        let args = if self.is_punct(Punct::LParen) { Some(self.call_args()) } else { None };
+        let use_span = span.to(self.prev_span());
+        if let (Some(expected), Some(args)) = (expected, &args) {
+            let found = count_args(args);
+            if found.is_some_and(|found| found != expected) {
+                self.sink.syntax(
+                    shaderlab_ir::SyntaxClue::MacroArgCount {
+                        name: self.names.resolve(name).to_owned(),
+                        expected,
+                        found: found.unwrap_or(0),
+                    },
+                    use_span,
+                );
+            }
+        }
+        self.alloc(Expr::MacroRef { name, args }, use_span)
+    }
+
+    /// A call of `callee` (spelled at `span`), at the `(`.
+    #[inline(never)]
+    fn call(&mut self, callee: Name, span: Span) -> ExprId {
+        let mark = self.mark();
+        let (args, clean) = self.call_args_checked();
+        let full = span.to(self.prev_span());
+        if !clean {
+            self.rollback(mark);
+            return self.alloc(Expr::Error, full);
+        }
+        self.alloc(Expr::Call { callee, callee_span: span, args }, full)
     }
 
     /// At `Name [`: whether `[ ... ] (` follows.

@@ -474,6 +474,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Push an expression whose operands are already pushed.
+    #[inline]
     pub(crate) fn alloc(&mut self, kind: Expr, span: Span) -> ExprId {
         self.exprs_mut().push(Expression { kind, span })
     }

@@ -73,7 +73,7 @@ pub(crate) struct Declarator {
 }
 
 /// The type id each builtin type name was last interned as in a module, by name index (like
-/// [`Keywords::words`]): a cache in front of the type table's hash lookup, kept for the whole module (every
+/// `Keywords::words`): a cache in front of the type table's hash lookup, kept for the whole module (every
 /// level's parser uses it) and checked before each use, since a rollback can drop the type.
 pub struct BuiltinTypeIds(Vec<Option<TypeId>>);
 

@@ -317,7 +317,7 @@ fn rename_is_faithful(
 ) -> Option<Vec<(FunctionId, LocalId)>> {
     let is_s = |t: Option<&Ty>| matches!(t, Some(Ty::Struct(x)) if *x == s);
     let contains_s = |t: Option<&Ty>| match t {
-        Some(Ty::Array(base, _)) => matches!(**base, Ty::Struct(x) if x == s),
+        Some(Ty::Array(a)) => matches!(a.elem(), Ty::Struct(x) if x == s),
         _ => false,
     };
     // A global or another struct holding the struct: it is data, not the interface.

@@ -302,7 +302,7 @@ fn in_es100(ty: &Ty) -> bool {
         Ty::Sampler(s) => {
             s.sampled == ScalarKind::Float && !s.shadow && matches!(s.dim, SamplerDim::D2 | SamplerDim::Cube)
         }
-        Ty::Array(base, _) => in_es100(base),
+        Ty::Array(a) => in_es100(&a.elem()),
         Ty::Struct(_) => true,
     }
 }
@@ -477,7 +477,7 @@ fn parse_variable_line(text: &'static str, line: u32) -> BuiltinVar {
         None => (type_text, false),
     };
     let Some(shape) = concrete_shape(base) else { table_error(line, &format!("unknown type `{base}`")) };
-    let ty = if array { Ty::Array(Box::new(shape.ty()), ArrayLen::Unknown) } else { shape.ty() };
+    let ty = if array { Ty::array(shape.ty(), ArrayLen::Unknown) } else { shape.ty() };
     let (writable, constant) = match access {
         "in" => (false, false),
         "out" => (true, false),
@@ -640,7 +640,7 @@ mod tests {
         let vertex_id = variable("gl_VertexID").expect("gl_VertexID");
         assert_eq!((vertex_id.writable, vertex_id.availability), (false, Availability::Es300Only));
         let data = variable("gl_FragData").expect("gl_FragData");
-        assert_eq!(data.ty, Ty::Array(Box::new(Ty::Vector(Float, 4)), ArrayLen::Unknown));
+        assert_eq!(data.ty, Ty::array(Ty::Vector(Float, 4), ArrayLen::Unknown));
         assert_eq!((data.availability, data.stages), (Availability::Es100Only, Stages::FRAGMENT));
         let depth = variable("gl_FragDepthEXT").expect("gl_FragDepthEXT");
         assert_eq!(depth.es100_extension, Some("GL_EXT_frag_depth"));

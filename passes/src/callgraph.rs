@@ -154,7 +154,7 @@ fn same_params(m: &Module, typing: &Typing, a: FunctionId, b: FunctionId) -> boo
         let mut out = Vec::new();
         Guarded::for_each_item(&m.functions[id].params, &mut |p| {
             if let shaderlab_ir::ParamKind::Declared { local } = p.kind {
-                out.push(typing.locals[id][local].clone());
+                out.push(typing.locals[id][local]);
             }
         });
         out

@@ -620,7 +620,10 @@ impl<'m> Folder<'m> {
                 let len = match self.typing.exprs.get(owner, *base) {
                     Type::Known(Ty::Vector(_, n)) => Some(*n as u32),
                     Type::Known(Ty::Matrix { columns, .. }) => Some(*columns as u32),
-                    Type::Known(Ty::Array(_, ArrayLen::Known(n))) => Some(*n),
+                    Type::Known(Ty::Array(a)) => match a.len() {
+                        ArrayLen::Known(n) => Some(n),
+                        ArrayLen::Unknown => None,
+                    },
                     _ => None,
                 };
                 if let Some(i) = index_value {
@@ -648,7 +651,10 @@ impl<'m> Folder<'m> {
                 (c, self.store(value))
             }
             Expr::ArrayLength { base } => match self.typing.exprs.get(owner, *base) {
-                Type::Known(Ty::Array(_, ArrayLen::Known(n))) => (Constness::Const, one(Scalar::Int(*n as i32))),
+                Type::Known(Ty::Array(a)) => match a.len() {
+                    ArrayLen::Known(n) => (Constness::Const, one(Scalar::Int(n as i32))),
+                    ArrayLen::Unknown => (Constness::Unknown, None),
+                },
                 _ => (Constness::Unknown, None),
             },
         }

@@ -178,7 +178,7 @@ impl<'m> IoCx<'m> {
         let func = &self.m.functions[f];
         let mut out = Vec::new();
         Guarded::for_each_item(&func.params, &mut |p| match p.kind {
-            ParamKind::Declared { local } => out.push((self.typing.locals[f][local].clone(), p.span)),
+            ParamKind::Declared { local } => out.push((self.typing.locals[f][local], p.span)),
             ParamKind::Macro { .. } => out.push((None, p.span)),
         });
         out
@@ -197,7 +197,7 @@ impl<'m> IoCx<'m> {
         let mut roles: Vec<(StructId, &'static str, Span)> = Vec::new();
         if let Some(v) = v {
             let func = &m.functions[v];
-            let ret = self.typing.returns[v].clone();
+            let ret = self.typing.returns[v];
             match &ret {
                 Some(Ty::Void) | Some(Ty::Struct(_)) | None => {}
                 Some(other) => {
@@ -226,7 +226,7 @@ impl<'m> IoCx<'m> {
         }
         if let Some(f) = fr {
             let func = &m.functions[f];
-            let ret = self.typing.returns[f].clone();
+            let ret = self.typing.returns[f];
             match &ret {
                 Some(Ty::Void) | None => {}
                 Some(Ty::Vector(ScalarKind::Float, 4)) => io.output = FragmentOutput::ReturnedColor,
@@ -397,8 +397,8 @@ impl<'m> IoCx<'m> {
             let name = m.name(mem.name).to_owned();
             let Some(ty) = ty else { continue };
             let base = match &ty {
-                Ty::Array(b, _) if varyings => (**b).clone(),
-                other => other.clone(),
+                Ty::Array(a) if varyings => a.elem(),
+                other => *other,
             };
             match &base {
                 Ty::Struct(_) => self.io(IoClue::NestedIOStruct { member: name }, mem.span),

@@ -21,7 +21,7 @@ pub mod variants;
 pub use clue::{PassClue, PassClueKind, PassNote, SymbolClue, TypeClue};
 pub use resolve::{resolve, Resolution};
 pub use table::{ExprTable, Owner};
-pub use ty::{ArrayLen, Ty};
+pub use ty::{ArrayLen, ArrayTy, Ty};
 pub use typing::{infer_types, Type, Typing, UnknownReason};
 
 /// Every pass's table for one module.

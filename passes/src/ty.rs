@@ -1,7 +1,9 @@
 //! Types as the passes see them: the IR's [`TypeInner`] with structs resolved and arrays as types.
 
+use shaderlab_ir::hash::FastHashMap;
 use shaderlab_ir::{SamplerType, ScalarKind, StructId, TypeInner};
 use std::fmt;
+use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
 
 /// An array length: known after constant folding, unknown otherwise (size not constant, or unsized).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -10,8 +12,8 @@ pub enum ArrayLen {
     Unknown,
 }
 
-/// A resolved type.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A resolved type. Small and `Copy`: an array type is an interned [`ArrayTy`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Void,
     Scalar(ScalarKind),
@@ -24,7 +26,69 @@ pub enum Ty {
     },
     Sampler(SamplerType),
     Struct(StructId),
-    Array(Box<Ty>, ArrayLen),
+    /// An array; [`ArrayTy::elem`] and [`ArrayTy::len`] read its element type (itself possibly an array) and length.
+    Array(ArrayTy),
+}
+
+/// An array type: an element type and a length, interned process-wide so that it is a copyable id.
+///
+/// Structurally equal array types get the same id, so `==` on [`Ty`] stays structural. Ids are only compared
+/// and looked up, never printed or ordered, so the order in which threads intern them does not show in any output.
+/// The table keeps every array type ever made (an entry per distinct element type and length: a few per shader).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ArrayTy(u32);
+
+/// The interned array types: entry `i` is array type `i`, and `ids` finds an entry.
+#[derive(Default)]
+struct ArrayTable {
+    entries: Vec<(Ty, ArrayLen)>,
+    ids: FastHashMap<(Ty, ArrayLen), ArrayTy>,
+}
+
+static ARRAYS: LazyLock<Mutex<ArrayTable>> = LazyLock::new(Default::default);
+
+/// The table, locked (no code panics while holding it, but a poisoned lock would still hold a valid table).
+fn arrays() -> MutexGuard<'static, ArrayTable> {
+    ARRAYS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl ArrayTy {
+    /// The array of `len` elements of type `elem`.
+    pub fn new(elem: Ty, len: ArrayLen) -> ArrayTy {
+        let mut table = arrays();
+        if let Some(id) = table.ids.get(&(elem, len)) {
+            return *id;
+        }
+        // Each array type comes from a declaration or an expression, so a single shader cannot make 2^32 of them.
+        let id = ArrayTy(u32::try_from(table.entries.len()).expect("fewer than 2^32 array types"));
+        table.entries.push((elem, len));
+        table.ids.insert((elem, len), id);
+        id
+    }
+
+    /// The element type and the length.
+    pub fn parts(self) -> (Ty, ArrayLen) {
+        // Ids are only made by `new`, after their entry: the index is in range.
+        arrays().entries[self.0 as usize]
+    }
+
+    /// The element type.
+    pub fn elem(self) -> Ty {
+        self.parts().0
+    }
+
+    /// The length.
+    pub fn len(self) -> ArrayLen {
+        self.parts().1
+    }
+}
+
+/// Formats as the element type and the length, as the fields of [`Ty::Array`] would.
+impl fmt::Debug for ArrayTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (elem, len) = self.parts();
+        write!(f, "{elem:?}, {len:?}")
+    }
 }
 
 impl Ty {
@@ -32,6 +96,11 @@ impl Ty {
     pub const INT: Ty = Ty::Scalar(ScalarKind::Int);
     pub const UINT: Ty = Ty::Scalar(ScalarKind::Uint);
     pub const BOOL: Ty = Ty::Scalar(ScalarKind::Bool);
+
+    /// The array of `len` elements of type `elem`.
+    pub fn array(elem: Ty, len: ArrayLen) -> Ty {
+        Ty::Array(ArrayTy::new(elem, len))
+    }
 
     /// A vector of `size` components, or the scalar itself when `size` is 1.
     pub fn vector(kind: ScalarKind, size: u8) -> Ty {
@@ -90,8 +159,24 @@ impl fmt::Display for Ty {
             }
             Ty::Sampler(s) => f.write_str(TypeInner::Sampler(*s).builtin_name().unwrap_or("?")),
             Ty::Struct(id) => write!(f, "struct#{}", cranelift_entity::EntityRef::index(*id)),
-            Ty::Array(base, ArrayLen::Known(n)) => write!(f, "{base}[{n}]"),
-            Ty::Array(base, ArrayLen::Unknown) => write!(f, "{base}[]"),
+            Ty::Array(a) => match a.parts() {
+                (base, ArrayLen::Known(n)) => write!(f, "{base}[{n}]"),
+                (base, ArrayLen::Unknown) => write!(f, "{base}[]"),
+            },
         }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_types_compare_structurally_at_any_depth() {
+        let nested = |outer| Ty::array(Ty::array(Ty::FLOAT, ArrayLen::Known(3)), outer);
+        assert_eq!(nested(ArrayLen::Known(2)), nested(ArrayLen::Known(2)));
+        assert_ne!(nested(ArrayLen::Known(2)), nested(ArrayLen::Unknown));
+        let Ty::Array(a) = nested(ArrayLen::Unknown) else { unreachable!() };
+        assert_eq!(a.parts(), (Ty::array(Ty::FLOAT, ArrayLen::Known(3)), ArrayLen::Unknown));
+        assert_eq!(Ty::array(nested(ArrayLen::Known(2)), ArrayLen::Known(4)).to_string(), "float[3][2][4]");
     }
 }

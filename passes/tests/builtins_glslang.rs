@@ -14,7 +14,7 @@
 
 use shaderlab_ir::{SamplerDim, SamplerType, ScalarKind};
 use shaderlab_passes::builtins::{self, Availability, BuiltinVar, Overload, ParamMode, Stages};
-use shaderlab_passes::{ArrayLen, Ty};
+use shaderlab_passes::Ty;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -588,8 +588,8 @@ fn variables_are_accepted_where_the_catalogue_has_them() {
 fn use_variable(var: &BuiltinVar) -> Body {
     let mut body = Body::default();
     match &var.ty {
-        Ty::Array(base, ArrayLen::Unknown | ArrayLen::Known(_)) => {
-            let value = body.uniform(base);
+        Ty::Array(a) => {
+            let value = body.uniform(&a.elem());
             body.line(&format!("{}[0] = {value};", var.name));
         }
         ty if var.writable => {

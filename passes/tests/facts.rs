@@ -182,5 +182,5 @@ fn constants_fold_with_glsl_rules() {
     let floats = [1.0, 2.0, 3.0].map(Scalar::Float);
     assert_eq!(facts.consts.components_of(&v3), Some(&floats[..]), "vector components in the pool");
     let arr = m.globals.iter().find(|(_, g)| m.name(g.name) == "arr").map(|(id, _)| id).expect("arr");
-    assert_eq!(facts.typing.globals[arr], Some(Ty::Array(Box::new(Ty::FLOAT), shaderlab_passes::ArrayLen::Known(7))));
+    assert_eq!(facts.typing.globals[arr], Some(Ty::array(Ty::FLOAT, shaderlab_passes::ArrayLen::Known(7))));
 }

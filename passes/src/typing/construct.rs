@@ -45,29 +45,30 @@ impl<'m> Typer<'m> {
     /// `T(args)` for a builtin type or an array type.
     pub(super) fn construct(&mut self, target: &Ty, args: &[(Type, Span)], span: Span) -> Type {
         if args.iter().any(|(t, _)| t.known().is_none()) {
-            return Type::Known(target.clone());
+            return Type::Known(*target);
         }
         let known: Vec<(&Ty, Span)> = args.iter().filter_map(|(t, s)| t.known().map(|t| (t, *s))).collect();
         // The target's name is only needed for a clue: spelled on demand.
         let m = self.m;
         let ty_name = || super::type_name(m, target);
         match target {
-            Ty::Array(elem, len) => {
+            Ty::Array(array) => {
+                let (elem, len) = array.parts();
                 for (a, s) in &known {
-                    if !same_type(elem, a) {
+                    if !same_type(&elem, a) {
                         let arg = self.name_of(a);
                         self.clue(TypeClue::ConstructorArgType { ty: ty_name(), arg }, *s);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
                 if let ArrayLen::Known(n) = len {
-                    if *n as usize != known.len() {
+                    if n as usize != known.len() {
                         let detail = format!("{n} elements expected, {} given", known.len());
                         self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
-                Type::Known(Ty::Array(elem.clone(), ArrayLen::Known(known.len() as u32)))
+                Type::Known(Ty::array(elem, ArrayLen::Known(known.len() as u32)))
             }
             Ty::Scalar(_) => {
                 match known.as_slice() {
@@ -88,7 +89,7 @@ impl<'m> Typer<'m> {
                         return Type::Unknown(UnknownReason::Error);
                     }
                 }
-                Type::Known(target.clone())
+                Type::Known(*target)
             }
             Ty::Vector(_, _) | Ty::Matrix { .. } => {
                 let needed = target.components().unwrap_or(0);
@@ -115,7 +116,7 @@ impl<'m> Typer<'m> {
                         }
                         return Type::Unknown(UnknownReason::Error);
                     }
-                    return Type::Known(target.clone());
+                    return Type::Known(*target);
                 }
                 if known.is_empty() {
                     let detail = "arguments expected".into();
@@ -141,7 +142,7 @@ impl<'m> Typer<'m> {
                     self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                     return Type::Unknown(UnknownReason::Error);
                 }
-                Type::Known(target.clone())
+                Type::Known(*target)
             }
             _ => {
                 let arg = known.first().map(|(a, _)| self.name_of(a)).unwrap_or_default();
@@ -214,7 +215,7 @@ impl<'m> Typer<'m> {
                 match members.iter().position(|(n, _, _)| self.m.name(*n) == name) {
                     Some(i) => {
                         self.out.access.set(owner, id, Access::Field(i));
-                        members[i].1.clone().map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
+                        members[i].1.map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
                     }
                     None => {
                         let ty = self.name_of(base);

@@ -188,8 +188,10 @@ fn scratch_clue() -> PassClue {
 pub fn type_name(m: &Module, t: &Ty) -> String {
     match t {
         Ty::Struct(s) => m.structs.get(*s).map(|s| m.name(s.name).to_owned()).unwrap_or_else(|| "struct".into()),
-        Ty::Array(base, ArrayLen::Known(n)) => format!("{}[{n}]", type_name(m, base)),
-        Ty::Array(base, ArrayLen::Unknown) => format!("{}[]", type_name(m, base)),
+        Ty::Array(a) => match a.parts() {
+            (base, ArrayLen::Known(n)) => format!("{}[{n}]", type_name(m, &base)),
+            (base, ArrayLen::Unknown) => format!("{}[]", type_name(m, &base)),
+        },
         other => other.to_string(),
     }
 }
@@ -290,7 +292,7 @@ impl<'m> Typer<'m> {
             GlobalItem::Var(g) => {
                 let global = &m.globals[*g];
                 self.spec_dims(&global.ty, Owner::Global);
-                let declared = self.out.globals[*g].clone();
+                let declared = self.out.globals[*g];
                 if global.is_uniform() && declared == Some(Ty::Void) {
                     let ty = "void".to_owned();
                     self.clue(TypeClue::InvalidUniformType { ty }, global.ty.span);
@@ -386,11 +388,13 @@ impl<'m> Typer<'m> {
                     self.spec_dims(&local.ty, owner);
                     let Some(init) = local.init else { continue };
                     let t = self.expr(owner, init);
-                    let declared = self.out.locals[f][l].clone();
+                    let declared = self.out.locals[f][l];
                     match (declared, &t) {
                         // `float a[] = float[](...)`: the size comes from the initializer.
-                        (Some(Ty::Array(base, ArrayLen::Unknown)), Type::Known(Ty::Array(ib, n))) if base == *ib => {
-                            self.out.locals[f][l] = Some(Ty::Array(base, *n));
+                        (Some(Ty::Array(d)), Type::Known(Ty::Array(i)))
+                            if d.len() == ArrayLen::Unknown && d.elem() == i.elem() =>
+                        {
+                            self.out.locals[f][l] = Some(Ty::Array(*i));
                         }
                         (Some(declared), _) => {
                             let span = m.functions[f].exprs[init].span;
@@ -444,7 +448,7 @@ impl<'m> Typer<'m> {
                 self.stmts(f, &body.stmts, ctx);
             }
             StmtKind::Return(value) => {
-                let expected = self.out.returns[f].clone();
+                let expected = self.out.returns[f];
                 if let Some(e) = value {
                     let t = self.expr(owner, *e);
                     let span = m.functions[f].exprs[*e].span;
@@ -504,7 +508,7 @@ impl<'m> Typer<'m> {
                 ArrayDim::Unsized => ArrayLen::Unknown,
                 ArrayDim::Sized(e) => self.const_len(owner, *e),
             };
-            t = Ty::Array(Box::new(t), len);
+            t = Ty::array(t, len);
         }
         Some(t)
     }
@@ -683,7 +687,7 @@ impl<'m> Typer<'m> {
                     return t;
                 };
                 let result = match op {
-                    None => Some(vt.clone()),
+                    None => Some(*vt),
                     Some(op) => match ops::binary(*op, tt, vt) {
                         Some(r) => Some(r),
                         None => {
@@ -789,7 +793,7 @@ impl<'m> Typer<'m> {
                     return Type::Unknown(b.reason());
                 };
                 match bt {
-                    Ty::Array(elem, _) => Type::Known(*elem),
+                    Ty::Array(a) => Type::Known(a.elem()),
                     Ty::Vector(k, _) => Type::Known(Ty::Scalar(k)),
                     Ty::Matrix { rows, .. } => Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows)),
                     other => {
@@ -818,7 +822,7 @@ impl<'m> Typer<'m> {
     fn symbol_type(&self, owner: Owner, s: &Symbol) -> Type {
         match s {
             Symbol::Local(l) => match owner {
-                Owner::Function(f) => match self.out.locals[f][*l].clone() {
+                Owner::Function(f) => match self.out.locals[f][*l] {
                     Some(t) => Type::Known(t),
                     // A parameter declared by a macro (`TEXTURE2D_SHADOW_PARAM(x)`) has the macro's type.
                     None if self.is_macro_typed(&self.m.functions[f].locals[*l].ty) => {
@@ -828,19 +832,17 @@ impl<'m> Typer<'m> {
                 },
                 Owner::Global => Type::Unknown(UnknownReason::Error),
             },
-            Symbol::Global(g) => {
-                self.out.globals[*g].clone().map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))
-            }
+            Symbol::Global(g) => self.out.globals[*g].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error)),
             // `gl_DepthRange` is a builtin struct `Ty` cannot name; its fields are typed in `member`.
-            Symbol::Builtin(name) => builtins::variable(name)
-                .map(|v| Type::Known(v.ty.clone()))
-                .unwrap_or(Type::Unknown(UnknownReason::Variant)),
+            Symbol::Builtin(name) => {
+                builtins::variable(name).map(|v| Type::Known(v.ty)).unwrap_or(Type::Unknown(UnknownReason::Variant))
+            }
             Symbol::RuntimeMacro(_) => Type::Unknown(UnknownReason::RuntimeMacro),
             Symbol::IoMember(s, name) => self
                 .struct_members(*s)
                 .iter()
                 .find(|(n, _, _)| n == name)
-                .and_then(|(_, t, _)| t.clone())
+                .and_then(|(_, t, _)| *t)
                 .map(Type::Known)
                 .unwrap_or(Type::Unknown(UnknownReason::Error)),
         }
@@ -858,10 +860,10 @@ impl<'m> Typer<'m> {
                 match types.first() {
                     Some(first) if types.iter().all(|t| t == first) => first.clone(),
                     // Alternatives that differ only in array length: an array of unknown length.
-                    Some(Type::Known(Ty::Array(elem, _)))
-                        if types.iter().all(|t| matches!(t, Type::Known(Ty::Array(e, _)) if e == elem)) =>
+                    Some(Type::Known(Ty::Array(first)))
+                        if types.iter().all(|t| matches!(t, Type::Known(Ty::Array(a)) if a.elem() == first.elem())) =>
                     {
-                        Type::Known(Ty::Array(elem.clone(), ArrayLen::Unknown))
+                        Type::Known(Ty::array(first.elem(), ArrayLen::Unknown))
                     }
                     Some(_) => Type::Unknown(UnknownReason::Variant),
                     None => Type::Unknown(UnknownReason::Error),
@@ -994,12 +996,12 @@ impl<'m> Typer<'m> {
                 let user = self.res.functions(*user);
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
-                    let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f].clone()).collect();
+                    let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f]).collect();
                     if builtin {
-                        rets.extend(builtins::overloads(name).iter().map(|o| Some(o.ret.clone())));
+                        rets.extend(builtins::overloads(name).iter().map(|o| Some(o.ret)));
                     }
                     return match rets.first() {
-                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(r.clone()),
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(*r),
                         _ => Type::Unknown(UnknownReason::Variant),
                     };
                 };
@@ -1013,12 +1015,12 @@ impl<'m> Typer<'m> {
                     let mut rets: Vec<Option<Ty>> = candidates
                         .iter()
                         .filter(|(_, p)| p.len() == args.len())
-                        .map(|(f, _)| self.out.returns[*f].clone())
+                        .map(|(f, _)| self.out.returns[*f])
                         .collect();
-                    rets.extend(overloads.iter().filter(|o| o.params.len() == args.len()).map(|o| Some(o.ret.clone())));
+                    rets.extend(overloads.iter().filter(|o| o.params.len() == args.len()).map(|o| Some(o.ret)));
                     let reason = args.iter().find_map(|(t, _)| t.known().is_none().then(|| t.reason()));
                     return match rets.first() {
-                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(r.clone()),
+                        Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(*r),
                         _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
                     };
                 }
@@ -1048,10 +1050,7 @@ impl<'m> Typer<'m> {
                             modes
                         };
                         self.out_arguments(owner, id, writes.into_iter());
-                        return self.out.returns[*f]
-                            .clone()
-                            .map(Type::Known)
-                            .unwrap_or(Type::Unknown(UnknownReason::Error));
+                        return self.out.returns[*f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
                 }
                 for o in overloads {
@@ -1059,7 +1058,7 @@ impl<'m> Typer<'m> {
                         let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
                         self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
-                        return Type::Known(o.ret.clone());
+                        return Type::Known(o.ret);
                     }
                 }
                 let known: Vec<&Ty> = known().collect();
@@ -1123,7 +1122,7 @@ impl<'m> Typer<'m> {
         for p in &func.params {
             let Guarded::Item(p) = p else { return None };
             match p.kind {
-                ParamKind::Declared { local } => out.push(Some(self.out.locals[f][local].clone()?)),
+                ParamKind::Declared { local } => out.push(Some(self.out.locals[f][local]?)),
                 ParamKind::Macro { .. } => out.push(None),
             }
         }
@@ -1134,8 +1133,9 @@ impl<'m> Typer<'m> {
 /// Type equality with unknown array lengths matching any length.
 pub fn same_type(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
-        (Ty::Array(x, lx), Ty::Array(y, ly)) => {
-            same_type(x, y) && (lx == ly || *lx == ArrayLen::Unknown || *ly == ArrayLen::Unknown)
+        (Ty::Array(x), Ty::Array(y)) => {
+            let ((x, lx), (y, ly)) = (x.parts(), y.parts());
+            same_type(&x, &y) && (lx == ly || lx == ArrayLen::Unknown || ly == ArrayLen::Unknown)
         }
         _ => a == b,
     }

@@ -15,22 +15,22 @@ fn arithmetic(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
     let integer_only = matches!(op, Rem | BitAnd | BitOr | BitXor);
     match (l, r) {
         (Ty::Scalar(a), Ty::Scalar(b)) if a == b && *a != ScalarKind::Bool => {
-            (!integer_only || is_int(*a)).then(|| l.clone())
+            (!integer_only || is_int(*a)).then_some(*l)
         }
         (Ty::Scalar(a), Ty::Vector(b, _)) | (Ty::Vector(b, _), Ty::Scalar(a)) if a == b && *a != ScalarKind::Bool => {
             let v = if matches!(l, Ty::Vector(..)) { l } else { r };
-            (!integer_only || is_int(*a)).then(|| v.clone())
+            (!integer_only || is_int(*a)).then_some(*v)
         }
         (Ty::Vector(a, n), Ty::Vector(b, m)) if a == b && n == m && *a != ScalarKind::Bool => {
-            (!integer_only || is_int(*a)).then(|| l.clone())
+            (!integer_only || is_int(*a)).then_some(*l)
         }
         _ if integer_only => None,
         // Matrices: float only.
-        (Ty::Scalar(ScalarKind::Float), Ty::Matrix { .. }) => Some(r.clone()),
-        (Ty::Matrix { .. }, Ty::Scalar(ScalarKind::Float)) => Some(l.clone()),
+        (Ty::Scalar(ScalarKind::Float), Ty::Matrix { .. }) => Some(*r),
+        (Ty::Matrix { .. }, Ty::Scalar(ScalarKind::Float)) => Some(*l),
         (Ty::Matrix { columns: c1, rows: r1 }, Ty::Matrix { columns: c2, rows: r2 }) => match op {
             Mul => (c1 == r2).then_some(Ty::Matrix { columns: *c2, rows: *r1 }),
-            _ => (c1 == c2 && r1 == r2).then(|| l.clone()),
+            _ => (c1 == c2 && r1 == r2).then_some(*l),
         },
         (Ty::Vector(ScalarKind::Float, n), Ty::Matrix { columns, rows }) if op == Mul => {
             (n == rows).then_some(Ty::Vector(ScalarKind::Float, *columns))
@@ -54,9 +54,9 @@ pub fn binary(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
         Equal | NotEqual => (l == r && comparable(l)).then_some(Ty::BOOL),
         LogicalAnd | LogicalOr | LogicalXor => (*l == Ty::BOOL && *r == Ty::BOOL).then_some(Ty::BOOL),
         ShiftLeft | ShiftRight => match (l, r) {
-            (Ty::Scalar(a), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(l.clone()),
-            (Ty::Vector(a, _), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(l.clone()),
-            (Ty::Vector(a, n), Ty::Vector(b, m)) if is_int(*a) && is_int(*b) && n == m => Some(l.clone()),
+            (Ty::Scalar(a), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(*l),
+            (Ty::Vector(a, _), Ty::Scalar(b)) if is_int(*a) && is_int(*b) => Some(*l),
+            (Ty::Vector(a, n), Ty::Vector(b, m)) if is_int(*a) && is_int(*b) && n == m => Some(*l),
             _ => None,
         },
     }
@@ -66,7 +66,7 @@ pub fn binary(op: BinaryOp, l: &Ty, r: &Ty) -> Option<Ty> {
 fn comparable(t: &Ty) -> bool {
     match t {
         Ty::Sampler(_) | Ty::Void => false,
-        Ty::Array(base, _) => comparable(base),
+        Ty::Array(a) => comparable(&a.elem()),
         _ => true,
     }
 }
@@ -75,13 +75,13 @@ fn comparable(t: &Ty) -> bool {
 pub fn unary(op: UnaryOp, t: &Ty) -> Option<Ty> {
     match op {
         UnaryOp::Negate | UnaryOp::Plus => match t {
-            Ty::Scalar(k) | Ty::Vector(k, _) if *k != ScalarKind::Bool => Some(t.clone()),
-            Ty::Matrix { .. } => Some(t.clone()),
+            Ty::Scalar(k) | Ty::Vector(k, _) if *k != ScalarKind::Bool => Some(*t),
+            Ty::Matrix { .. } => Some(*t),
             _ => None,
         },
-        UnaryOp::Not => (*t == Ty::BOOL).then(|| t.clone()),
+        UnaryOp::Not => (*t == Ty::BOOL).then_some(*t),
         UnaryOp::BitNot => match t {
-            Ty::Scalar(k) | Ty::Vector(k, _) if is_int(*k) => Some(t.clone()),
+            Ty::Scalar(k) | Ty::Vector(k, _) if is_int(*k) => Some(*t),
             _ => None,
         },
     }

@@ -24,7 +24,7 @@ fn type_of(m: &Module, facts: &Facts, f: &str, text: &str) -> Type {
     let (id, func) = m.functions.iter().find(|(_, x)| m.name(x.name) == f && x.body.is_some()).expect("function");
     let (e, _) =
         func.exprs.iter().find(|(_, e)| m.sources.snippet(e.span) == text).unwrap_or_else(|| panic!("no `{text}`"));
-    facts.typing.exprs.get(Owner::Function(id), e).clone()
+    *facts.typing.exprs.get(Owner::Function(id), e)
 }
 
 const ENTRIES: &str = "

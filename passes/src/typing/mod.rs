@@ -40,7 +40,7 @@ pub enum UnknownReason {
 }
 
 /// The type of an expression.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Type {
     /// Not visited (dead code of no function, or not an expression of interest).
     #[default]
@@ -66,7 +66,7 @@ impl Type {
 }
 
 /// What a call or constructor resolved to.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Callee {
     #[default]
     None,
@@ -110,7 +110,7 @@ impl std::fmt::Debug for Swizzle {
 }
 
 /// What `base.name` is.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Access {
     #[default]
     None,
@@ -588,7 +588,7 @@ impl<'m> Typer<'m> {
             Owner::Global => &mut self.out.exprs.global[id],
             Owner::Function(f) => &mut self.out.exprs.functions[f][id],
         };
-        *slot = t.clone();
+        *slot = t;
         t
     }
 
@@ -858,7 +858,7 @@ impl<'m> Typer<'m> {
             Resolved::Symbols(symbols) => {
                 let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(owner, s)).collect();
                 match types.first() {
-                    Some(first) if types.iter().all(|t| t == first) => first.clone(),
+                    Some(first) if types.iter().all(|t| t == first) => *first,
                     // Alternatives that differ only in array length: an array of unknown length.
                     Some(Type::Known(Ty::Array(first)))
                         if types.iter().all(|t| matches!(t, Type::Known(Ty::Array(a)) if a.elem() == first.elem())) =>

@@ -125,7 +125,6 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         module.clues = sink.clues;
         return module;
     };
-    pool::give(tokens);
 
     let mut root = LevelState::default();
     if let Some(defines) = &options.defines {
@@ -137,7 +136,15 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         }
     }
     let builtin_type_ids = BuiltinTypeIds::new(keywords);
-    let mut driver = Driver { module: &mut module, sink: &mut sink, resolver, options, keywords, builtin_type_ids };
+    let mut driver = Driver {
+        module: &mut module,
+        sink: &mut sink,
+        resolver,
+        options,
+        keywords,
+        builtin_type_ids,
+        file_tokens: &tokens,
+    };
 
     let shader_scope = driver.level(&shader.level, None, &mut root);
     driver.module.shader =
@@ -176,15 +183,19 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
                     let render_state =
                         render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
-                    let swallowed = level.glsl.iter().any(|t| {
-                        matches!(
-                            t.kind,
-                            token::TokenKind::Error(
-                                token::LexError::UnterminatedComment | token::LexError::UnterminatedString
+                    // A missing entry is not reported when an unterminated comment or string swallowed the pass's
+                    // text (that is the error); the pass's tokens are looked through only when an entry is missing.
+                    let swallowed = || {
+                        level.glsl.iter().flat_map(|run| tokens.get(run.clone()).unwrap_or_default()).any(|t| {
+                            matches!(
+                                t.kind,
+                                token::TokenKind::Error(
+                                    token::LexError::UnterminatedComment | token::LexError::UnterminatedString
+                                )
                             )
-                        )
-                    });
-                    if (vertex.is_empty() || fragment.is_empty()) && !swallowed {
+                        })
+                    };
+                    if (vertex.is_empty() || fragment.is_empty()) && !swallowed() {
                         let stage = match (vertex.is_empty(), fragment.is_empty()) {
                             (true, true) => "VertexShader and FragmentShader",
                             (true, false) => "VertexShader",
@@ -213,7 +224,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
             }
         }
     }
-    shader.recycle();
+    pool::give(tokens);
     module.clues = sink.clues;
     module
 }
@@ -225,6 +236,8 @@ struct Driver<'a> {
     options: &'a Options,
     keywords: &'a Keywords,
     builtin_type_ids: BuiltinTypeIds,
+    /// The main file's tokens, which levels' texts are runs of.
+    file_tokens: &'a [token::Token],
 }
 
 impl Driver<'_> {
@@ -232,7 +245,8 @@ impl Driver<'_> {
     fn level(&mut self, level: &LevelSyntax, parent: Option<ScopeId>, state: &mut LevelState) -> ScopeId {
         let variant = self.options.defines.is_some();
         let mut pp = Preprocessor::new(self.module, self.sink, self.resolver, &self.options.limits, variant);
-        let tokens = pp.level(&level.glsl, &mut state.pp);
+        let mut joined = Vec::new();
+        let tokens = pp.level(level.text(self.file_tokens, &mut joined), &mut state.pp);
         let directives = std::mem::take(&mut pp.directives);
         drop(pp);
         // The parser interns types and pushes expressions and entities into their arenas in the module as it

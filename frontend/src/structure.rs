@@ -8,6 +8,7 @@
 use crate::diag::Sink;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{Interner, Span, StructureClue, SyntaxClue, Tag};
+use std::ops::Range;
 
 /// A render-state kind (`BlendState`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,9 +84,37 @@ pub enum RsItem {
 /// What a level (Shader, SubShader, Pass) contains besides its children.
 #[derive(Clone, Debug, Default)]
 pub struct LevelSyntax {
-    pub glsl: Vec<Token>,
+    /// The level's GLSL text: runs of the main file's tokens (index ranges, in order, not adjacent). A level's text
+    /// is mostly one run (structure tends to sit before or after it), which the preprocessor then reads in place.
+    pub glsl: Vec<Range<usize>>,
     pub render: Vec<RsItem>,
     pub tags: Vec<Tag>,
+}
+
+impl LevelSyntax {
+    /// Add the file's tokens `start..end` to the level's text.
+    fn keep(&mut self, start: usize, end: usize) {
+        match self.glsl.last_mut() {
+            Some(last) if last.end == start => last.end = end,
+            _ if start < end => self.glsl.push(start..end),
+            _ => {}
+        }
+    }
+
+    /// The level's text, given the main file's tokens: a slice of them when the text is one run, else the runs
+    /// joined in `joined`.
+    pub fn text<'t>(&self, file: &'t [Token], joined: &'t mut Vec<Token>) -> &'t [Token] {
+        match self.glsl.as_slice() {
+            [one] => file.get(one.clone()).unwrap_or_default(),
+            runs => {
+                joined.reserve(runs.iter().map(|r| r.len()).sum());
+                for r in runs {
+                    joined.extend_from_slice(file.get(r.clone()).unwrap_or_default());
+                }
+                joined
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -146,24 +175,6 @@ pub struct ShaderSyntax {
     pub level: LevelSyntax,
     pub subshaders: Vec<SubShaderSyntax>,
 }
-
-impl ShaderSyntax {
-    /// Hand every level's token buffer back to the thread's pool (the levels were parsed already).
-    pub fn recycle(self) {
-        crate::pool::give(self.level.glsl);
-        for sub in self.subshaders {
-            crate::pool::give(sub.level.glsl);
-            for pass in sub.passes {
-                if let PassSyntax::Pass { level, .. } = pass {
-                    crate::pool::give(level.glsl);
-                }
-            }
-        }
-    }
-}
-
-/// At most this many tokens are reserved up front for one level's GLSL text.
-const LEVEL_ROOM_CAP: usize = 1 << 14;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum LevelKind {
@@ -322,12 +333,7 @@ impl<'a, 's> StructParser<'a, 's> {
         kind: LevelKind,
         on_child: &mut dyn FnMut(Child),
     ) -> (LevelSyntax, Vec<EntryAssign>, Vec<EntryAssign>) {
-        // A level's GLSL tokens are at most the rest of the file's: a buffer of that size (reused from the thread's
-        // pool, see `ShaderSyntax::recycle`) does not regrow, where growing it from empty copied every token
-        // several times. Capped, so that a file of many passes does not reserve the rest of the file once per pass
-        // (a larger level regrows from the cap).
-        let room = (self.toks.len() - self.pos).min(LEVEL_ROOM_CAP);
-        let mut level = LevelSyntax { glsl: crate::pool::take(room), ..LevelSyntax::default() };
+        let mut level = LevelSyntax::default();
         let mut vertex = Vec::new();
         let mut fragment = Vec::new();
         // GLSL nesting inside this level: braces decide where the level ends; parentheses and brackets only
@@ -355,7 +361,7 @@ impl<'a, 's> StructParser<'a, 's> {
                     }
                     _ => {}
                 }
-                level.glsl.extend_from_slice(&self.toks[self.pos..line_end]);
+                level.keep(self.pos, line_end);
                 self.pos = line_end;
                 statement_start = true;
                 continue;
@@ -374,7 +380,7 @@ impl<'a, 's> StructParser<'a, 's> {
                             || (u.line_start && u.is_punct(Punct::Hash))
                     })
                     .map_or(self.toks.len(), |n| self.pos + n);
-                level.glsl.extend_from_slice(&self.toks[self.pos..end]);
+                level.keep(self.pos, end);
                 self.pos = end;
                 statement_start = false;
                 continue;
@@ -411,7 +417,7 @@ impl<'a, 's> StructParser<'a, 's> {
             }
             statement_start =
                 glsl_depth == 0 && paren_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
-            level.glsl.push(*t);
+            level.keep(self.pos, self.pos + 1);
             self.pos += 1;
         }
         // Structure inside a conditional is an error, unless the conditional never closes (that is the cause).

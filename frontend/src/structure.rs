@@ -371,18 +371,13 @@ impl<'a, 's> StructParser<'a, 's> {
                 break;
             }
             // Inside GLSL braces (function bodies, struct members) only braces and directives matter here: the run
-            // up to the next one is copied as a block.
-            if glsl_depth > 0 && !matches!(t.kind, TokenKind::Punct(Punct::LBrace | Punct::RBrace)) {
-                let end = self.toks[self.pos..]
-                    .iter()
-                    .position(|u| {
-                        matches!(u.kind, TokenKind::Punct(Punct::LBrace | Punct::RBrace))
-                            || (u.line_start && u.is_punct(Punct::Hash))
-                    })
-                    .map_or(self.toks.len(), |n| self.pos + n);
-                level.keep(self.pos, end);
-                self.pos = end;
-                statement_start = false;
+            // up to the brace that closes them (or to the next directive line) is kept as one block.
+            if glsl_depth > 0 {
+                glsl_depth = self.skip_nested(glsl_depth, &mut level);
+                // Back at the level's own nesting, after a `}` (or at a directive line, which starts a statement
+                // too): parentheses do not carry over braces.
+                statement_start = true;
+                paren_depth = 0;
                 continue;
             }
             // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
@@ -433,6 +428,34 @@ impl<'a, 's> StructParser<'a, 's> {
             }
         }
         (level, vertex, fragment)
+    }
+
+    /// Keep the GLSL tokens inside `depth` open braces in `level`'s text, up to and including the `}` that closes
+    /// them all, or up to a directive line (left for the caller) or the end of the file. Returns the braces still
+    /// open.
+    fn skip_nested(&mut self, mut depth: i32, level: &mut LevelSyntax) -> i32 {
+        let start = self.pos;
+        let mut end = start;
+        while let Some(u) = self.toks.get(end) {
+            if let TokenKind::Punct(p) = u.kind {
+                match p {
+                    Punct::LBrace => depth += 1,
+                    Punct::RBrace => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end += 1;
+                            break;
+                        }
+                    }
+                    Punct::Hash if u.line_start => break,
+                    _ => {}
+                }
+            }
+            end += 1;
+        }
+        level.keep(start, end);
+        self.pos = end;
+        depth
     }
 
     fn line_end(&self, from: usize) -> usize {

@@ -187,7 +187,20 @@ impl Consts {
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
     let out = Consts::default();
-    let mut cx = Folder { m, res, typing, out, current: None, scratch_ids: Vec::new() };
+    let mut cx = Folder {
+        m,
+        res,
+        typing,
+        out,
+        current: None,
+        cur_constness: Vec::new(),
+        cur_values: Vec::new(),
+        cur_idents: &res.idents.global,
+        cur_types: &typing.exprs.global,
+        cur_callees: &typing.callees.global,
+        cur_access: &typing.access.global,
+        scratch_ids: Vec::new(),
+    };
     let (constness, values) = cx.arena(Owner::Global, &m.global_exprs);
     cx.out.constness.global = constness;
     cx.out.values.global = values;
@@ -204,22 +217,23 @@ pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
     cx.out
 }
 
-/// The arena being folded: its owner and the results so far, one per expression in arena order.
-struct Current {
-    owner: Owner,
-    constness: Vec<Constness>,
-    values: Vec<Option<ConstValue>>,
-}
-
 struct Folder<'m> {
     m: &'m Module,
     res: &'m Resolution,
     typing: &'m Typing,
     /// The finished arenas (every arena once folding is done).
     out: Consts,
-    /// The arena being folded; `None` before and after. Its results move into `out` when it is done, so
-    /// lookups go through [`Folder::constness`] and [`Folder::value`], which know where each arena is.
-    current: Option<Current>,
+    /// The arena being folded (`None` before and after). Its results so far, one per expression in arena order,
+    /// are `cur_constness` and `cur_values`; they move into `out` when it is done, so lookups go through
+    /// [`Folder::constness`] and [`Folder::value`], which know where each arena is.
+    current: Option<Owner>,
+    cur_constness: Vec<Constness>,
+    cur_values: Vec<Option<ConstValue>>,
+    /// The earlier passes' tables of the arena being folded (looked up once per arena, not per expression).
+    cur_idents: &'m SecondaryMap<ExprId, Resolved>,
+    cur_types: &'m SecondaryMap<ExprId, Type>,
+    cur_callees: &'m SecondaryMap<ExprId, Callee>,
+    cur_access: &'m SecondaryMap<ExprId, Access>,
     /// A buffer for argument lists (see [`Folder::arg_ids`]).
     scratch_ids: Vec<ExprId>,
 }
@@ -377,8 +391,8 @@ impl<'m> Folder<'m> {
     /// An expression not folded yet (never an operand: arena order is operands-first) is `Unknown`.
     #[inline]
     fn constness(&self, owner: Owner, e: ExprId) -> Constness {
-        match &self.current {
-            Some(cur) if cur.owner == owner => cur.constness.get(e.index()).copied().unwrap_or_default(),
+        match self.current {
+            Some(cur) if cur == owner => self.cur_constness.get(e.index()).copied().unwrap_or_default(),
             _ => *self.out.constness.get(owner, e),
         }
     }
@@ -386,8 +400,8 @@ impl<'m> Folder<'m> {
     /// The value of `e`, like [`Folder::constness`].
     #[inline]
     fn value(&self, owner: Owner, e: ExprId) -> Option<&ConstValue> {
-        match &self.current {
-            Some(cur) if cur.owner == owner => cur.values.get(e.index()).and_then(Option::as_ref),
+        match self.current {
+            Some(cur) if cur == owner => self.cur_values.get(e.index()).and_then(Option::as_ref),
             _ => self.out.values.get(owner, e).as_ref(),
         }
     }
@@ -407,20 +421,23 @@ impl<'m> Folder<'m> {
         owner: Owner,
         arena: &'m PrimaryMap<ExprId, Expression>,
     ) -> (SecondaryMap<ExprId, Constness>, SecondaryMap<ExprId, Option<ConstValue>>) {
-        self.current = Some(Current {
-            owner,
-            constness: Vec::with_capacity(arena.len()),
-            values: Vec::with_capacity(arena.len()),
-        });
+        self.current = Some(owner);
+        self.cur_constness = Vec::with_capacity(arena.len());
+        self.cur_values = Vec::with_capacity(arena.len());
+        self.cur_idents = self.res.idents.get_arena(owner);
+        self.cur_types = self.typing.exprs.get_arena(owner);
+        self.cur_callees = self.typing.callees.get_arena(owner);
+        self.cur_access = self.typing.access.get_arena(owner);
         for (id, e) in arena.iter() {
             let (constness, value) = self.fold(owner, arena, id, e);
-            if let Some(cur) = &mut self.current {
-                cur.constness.push(constness);
-                cur.values.push(value);
-            }
+            self.cur_constness.push(constness);
+            self.cur_values.push(value);
         }
-        let cur = self.current.take().expect("set above");
-        (SecondaryMap::from(cur.constness), SecondaryMap::from(cur.values))
+        self.current = None;
+        (
+            SecondaryMap::from(std::mem::take(&mut self.cur_constness)),
+            SecondaryMap::from(std::mem::take(&mut self.cur_values)),
+        )
     }
 
     /// The components of `e`'s value, when it is a scalar, vector or matrix constant.
@@ -470,7 +487,7 @@ impl<'m> Folder<'m> {
                 },
             ),
             Expr::Error | Expr::MacroRef { .. } => (Constness::Unknown, None),
-            Expr::Ident(_) => match self.res.idents.get(owner, id) {
+            Expr::Ident(_) => match &self.cur_idents[id] {
                 Resolved::Symbols(symbols) => match symbols.as_slice() {
                     [Symbol::Global(g)] => {
                         let global = &m.globals[*g];
@@ -534,8 +551,8 @@ impl<'m> Folder<'m> {
                         bad_shift = r.iter().map(|s| s.as_i64()).find(|a| !(0..32).contains(a));
                     }
                 }
-                let matrix = matches!(self.typing.exprs.get(owner, *left), Type::Known(Ty::Matrix { .. }))
-                    || matches!(self.typing.exprs.get(owner, *right), Type::Known(Ty::Matrix { .. }));
+                let matrix = matches!(&self.cur_types[*left], Type::Known(Ty::Matrix { .. }))
+                    || matches!(&self.cur_types[*right], Type::Known(Ty::Matrix { .. }));
                 let value = match (l, r) {
                     (Some(l), Some(r)) if !matrix || !matches!(op, BinaryOp::Mul) => {
                         let n = l.len().max(r.len());
@@ -578,7 +595,7 @@ impl<'m> Folder<'m> {
                 self.scratch_ids = ids;
                 (c, value)
             }
-            Expr::Call { args, callee, .. } => match self.typing.callees.get(owner, id) {
+            Expr::Call { args, callee, .. } => match self.cur_callees[id] {
                 Callee::Builtin(_) => {
                     let name = m.name(*callee);
                     let texture = name.starts_with("texture")
@@ -606,7 +623,7 @@ impl<'m> Folder<'m> {
             },
             Expr::Member { base, .. } => {
                 let c = self.constness(owner, *base);
-                let value = match (self.typing.access.get(owner, id), self.components(owner, *base)) {
+                let value = match (&self.cur_access[id], self.components(owner, *base)) {
                     (Access::Swizzle(sw), Some(comps)) => {
                         sw.iter().map(|&i| comps.get(i as usize).copied()).collect::<Option<Components>>()
                     }
@@ -617,7 +634,7 @@ impl<'m> Folder<'m> {
             Expr::Index { base, index } => {
                 let c = self.all(owner, &[*base, *index]);
                 let index_value = self.value(owner, *index).and_then(|v| v.as_int());
-                let len = match self.typing.exprs.get(owner, *base) {
+                let len = match &self.cur_types[*base] {
                     Type::Known(Ty::Vector(_, n)) => Some(*n as u32),
                     Type::Known(Ty::Matrix { columns, .. }) => Some(*columns as u32),
                     Type::Known(Ty::Array(a)) => match a.len() {
@@ -640,7 +657,7 @@ impl<'m> Folder<'m> {
                     return (c, items.get(i).copied());
                 }
                 let Some(comps) = self.out.components_of(base_value) else { return (c, None) };
-                let value = match self.typing.exprs.get(owner, *base) {
+                let value = match &self.cur_types[*base] {
                     Type::Known(Ty::Vector(..)) => comps.get(i).map(|s| Components::one(*s)),
                     Type::Known(Ty::Matrix { rows, .. }) => {
                         let r = *rows as usize;
@@ -650,7 +667,7 @@ impl<'m> Folder<'m> {
                 };
                 (c, self.store(value))
             }
-            Expr::ArrayLength { base } => match self.typing.exprs.get(owner, *base) {
+            Expr::ArrayLength { base } => match &self.cur_types[*base] {
                 Type::Known(Ty::Array(a)) => match a.len() {
                     ArrayLen::Known(n) => (Constness::Const, one(Scalar::Int(n as i32))),
                     ArrayLen::Unknown => (Constness::Unknown, None),
@@ -661,7 +678,7 @@ impl<'m> Folder<'m> {
     }
 
     fn construct(&mut self, owner: Owner, id: ExprId, args: &[ExprId]) -> Option<ConstValue> {
-        let Type::Known(target) = self.typing.exprs.get(owner, id) else { return None };
+        let Type::Known(target) = &self.cur_types[id] else { return None };
         match target {
             Ty::Array(..) => {
                 // The elements go to the pool, when every one is constant.

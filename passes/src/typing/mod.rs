@@ -597,11 +597,12 @@ impl<'m> Typer<'m> {
     fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
         let mut out = self.arg_pool.pop().unwrap_or_default();
         let mut conditional = false;
+        let arena = self.arena(owner);
         for a in args {
             match a {
                 Guarded::Item(e) => {
                     let t = self.expr(owner, *e);
-                    out.push((t, self.arena(owner)[*e].span));
+                    out.push((t, arena[*e].span));
                 }
                 Guarded::Cond(region) => {
                     conditional = true;

@@ -198,8 +198,27 @@ impl<'m> Preprocessor<'m> {
                     i = self.expand_at(toks, i, state, out);
                 }
                 _ => {
+                    // This token and the ordinary ones after it (up to the next directive, lexical error or macro
+                    // use, which the cases above handle) are copied in this tighter loop. (Not with one
+                    // `extend_from_slice`: a long `memcpy` counts more instructions than the pushes.)
                     out.push(*t);
                     i += 1;
+                    while let Some(next) = toks.get(i) {
+                        if next.line_start {
+                            if next.is_punct(Punct::Hash) {
+                                break;
+                            }
+                            line_has_error = false;
+                        }
+                        match next.kind {
+                            TokenKind::Error(_) => break,
+                            TokenKind::Ident if variant && state.macros.contains_key(&next.sym) => break,
+                            _ => {
+                                out.push(*next);
+                                i += 1;
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -55,7 +55,7 @@ impl Analysis {
 /// Read `source` into the IR: the frontend only (its problems are in `Module::clues`; no passes run).
 pub fn parse(source: &str, includes: &dyn IncludeResolver, options: &Options) -> Module {
     let frontend_options =
-        shaderlab_frontend::Options { defines: options.defines.clone(), limits: options.limits.clone() };
+        shaderlab_frontend::Options { defines: options.defines.as_deref(), limits: options.limits.clone() };
     let name = if options.file_name.is_empty() { "<input>" } else { options.file_name.as_str() };
     shaderlab_frontend::parse(name, source, includes, &frontend_options)
 }

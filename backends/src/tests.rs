@@ -17,10 +17,9 @@ struct Out {
 }
 
 fn compile_with(src: &str, target: Target, defines: Option<&[&str]>) -> Result<Out, Vec<BackendError>> {
-    let options = shaderlab_frontend::Options {
-        defines: defines.map(|d| d.iter().map(|n| ((*n).to_owned(), String::new())).collect()),
-        ..Default::default()
-    };
+    let defines: Option<Vec<(String, String)>> =
+        defines.map(|d| d.iter().map(|n| ((*n).to_owned(), String::new())).collect());
+    let options = shaderlab_frontend::Options { defines: defines.as_deref(), ..Default::default() };
     let module = parse("t.shader", src, &MapResolver::new(), &options);
     let facts = shaderlab_passes::run_passes(&module);
     let valid = match shaderlab_validator::validate(&module, &facts) {

@@ -90,11 +90,11 @@ impl Default for Limits {
     }
 }
 
-/// Frontend options.
+/// Frontend options. The defines are borrowed so a caller that keeps its own list does not copy it per parse.
 #[derive(Clone, Debug, Default)]
-pub struct Options {
+pub struct Options<'a> {
     /// `None`: preserving mode. `Some(defines)`: variant mode with these `(name, value)` macros.
-    pub defines: Option<Vec<(String, String)>>,
+    pub defines: Option<&'a [(String, String)]>,
     pub limits: Limits,
 }
 
@@ -107,9 +107,9 @@ struct LevelState {
 }
 
 /// Read a ShaderLab source into a module. `name` is the file name shown in diagnostics.
-pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &Options) -> Module {
+pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &Options<'_>) -> Module {
     let mode = match &options.defines {
-        Some(d) => Mode::Variant { defines: d.clone() },
+        Some(d) => Mode::Variant { defines: d.to_vec() },
         None => Mode::Preserving,
     };
     let mut module = Module::new(mode);
@@ -127,7 +127,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     };
 
     let mut root = LevelState::default();
-    if let Some(defines) = &options.defines {
+    if let Some(defines) = options.defines {
         let cmd = module.sources.add("<command line>", String::new(), None);
         for (name, value) in defines {
             let body = lexer::lex(value, cmd, &mut module.names);
@@ -233,7 +233,7 @@ struct Driver<'a> {
     module: &'a mut Module,
     sink: &'a mut Sink,
     resolver: &'a dyn IncludeResolver,
-    options: &'a Options,
+    options: &'a Options<'a>,
     keywords: &'a Keywords,
     builtin_type_ids: BuiltinTypeIds,
     /// The main file's tokens, which levels' texts are runs of.

@@ -15,10 +15,8 @@ fn module(glsl: &str) -> Module {
 }
 
 fn variant(glsl: &str, defines: &[(&str, &str)]) -> Module {
-    let options = Options {
-        defines: Some(defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()),
-        ..Options::default()
-    };
+    let defines: Vec<(String, String)> = defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    let options = Options { defines: Some(&defines), ..Options::default() };
     parse("t.shader", &wrap(glsl), &MapResolver::new(), &options)
 }
 

@@ -10,14 +10,14 @@ use shaderlab_fuzz::harness::{self, Outcome};
 fn target(data: &[u8]) -> Outcome {
     let text = String::from_utf8_lossy(data);
     let includes = harness::includes();
-    let mut runs = vec![None];
+    let mut runs: Vec<Option<Vec<(String, String)>>> = vec![None];
     if data.len() % 2 == 1 {
         let macros = harness::tested_macros(&text);
         runs.push(Some(macros.iter().take(macros.len().div_ceil(2)).map(|m| (m.clone(), "1".to_owned())).collect()));
     }
     let mut codes = Vec::new();
     for defines in runs {
-        let options = frontend::Options { defines, limits: Limits::default() };
+        let options = frontend::Options { defines: defines.as_deref(), limits: Limits::default() };
         let module = frontend::parse("fuzz.shader", &text, includes, &options);
         let diagnostics = validator::collect(&module, None);
         harness::spans_in_bounds(&module, &diagnostics)?;

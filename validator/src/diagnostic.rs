@@ -100,11 +100,12 @@ impl Diagnostic {
     }
 
     pub fn from_clue(clue: &Clue) -> Diagnostic {
+        // The clue's own severity: `DiagnosticType::severity` would have to clone the clue back into a `ClueKind`.
+        let severity = clue.kind.severity();
         let kind = match &clue.kind {
             ClueKind::Syntax(s) => DiagnosticType::Syntax(s.clone()),
             ClueKind::Structure(s) => DiagnosticType::Structure(s.clone()),
         };
-        let severity = kind.severity();
         Diagnostic { kind, severity, span: clue.span, notes: clue.notes.clone() }
     }
 }
@@ -162,6 +163,13 @@ pub fn collect(module: &Module, facts: Option<&Facts>) -> Vec<Diagnostic> {
         diags.extend(facts.clues().map(Diagnostic::from_pass_clue));
         diags.extend(crate::flow::check(module, facts));
     }
-    diags.sort_by_cached_key(|d| source_order(module, d.span));
+    // Spans in files that were not included (the main file) order by their offset alone: a plain stable sort, with no
+    // key vector per diagnostic. Both sorts are stable, so equal keys keep their collection order either way.
+    let included = |d: &Diagnostic| module.sources.file(d.span.file).is_some_and(|f| f.included_from.is_some());
+    if diags.iter().any(included) {
+        diags.sort_by_cached_key(|d| source_order(module, d.span));
+    } else {
+        diags.sort_by_key(|d| d.span.start);
+    }
     diags
 }

@@ -26,6 +26,11 @@ impl<'a> ValidModule<'a> {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+
+    /// The warnings, moved out (the end of a compile).
+    pub fn into_warnings(self) -> Vec<Diagnostic> {
+        self.warnings
+    }
 }
 
 /// Every diagnostic of the module: `Ok` when none is an error (warnings travel in both arms).

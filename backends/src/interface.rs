@@ -58,9 +58,9 @@ fn struct_type(facts: &Facts, owner: Owner, e: ExprId) -> Option<StructId> {
 }
 
 impl PassInterface {
-    /// The interface as the pass facts give it. Reachability completes it: it calls [`PassInterface::scan`] for
-    /// every function of each stage, as it walks the function's expressions anyway (the result is the same sets
-    /// whatever the order of the scans).
+    /// The interface as the pass facts give it. Reachability completes it: it scans each expression of every
+    /// function it walks as it goes (`scan_expr`, `scan_io_member`), and calls [`PassInterface::scan`] only for the
+    /// prototypes it adds at the end (the result is the same sets whatever the order of the scans).
     pub(crate) fn from_facts(io: &PassIo) -> PassInterface {
         PassInterface {
             attributes: io.attributes,
@@ -209,7 +209,7 @@ impl StageIo {
         facts: &Facts,
         iface: &PassInterface,
         stage: Stage,
-        functions: &crate::plan::IdSet<FunctionId>,
+        functions: &shaderlab_ir::EntitySet<FunctionId>,
     ) -> StageIo {
         let (input, output) = match stage {
             Stage::Vertex => (iface.attributes, iface.varyings),
@@ -405,7 +405,6 @@ fn rename_is_faithful(
                 return None;
             }
         }
-        // Parents of every expression.
         // Parents of every expression, by index (a later parent replaces an earlier one, as a map insert would).
         let mut parent: SecondaryMap<ExprId, Option<ExprId>> = SecondaryMap::with_capacity(func.exprs.len());
         for (e, expr) in func.exprs.iter() {

@@ -24,7 +24,7 @@ pub(crate) struct Naming<'a> {
     m: &'a Module,
     /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
     /// but are looked up only when a new name is made. Few stages make new names: the names are listed while
-    /// building and hashed by the first [`Naming::fresh`] (`used_set`).
+    /// building; `is_used` scans the list for its first few lookups (`scans`), then hashes it into `used_set`.
     used_names: Vec<Name>,
     used_set: Option<HashSet<Name>>,
     /// How many candidate names were looked for in `used_names` by a scan; after a few the list is hashed.

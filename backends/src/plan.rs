@@ -9,7 +9,7 @@ use crate::interface::{PassInterface, StageIo};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    ArrayDim, Block, EntityRef, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
+    ArrayDim, Block, EntitySet, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
     Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
@@ -22,10 +22,10 @@ use std::collections::BTreeSet;
 pub(crate) struct StagePlan {
     pub entry: FunctionId,
     /// Reached function definitions and the prototypes of their names.
-    pub functions: IdSet<FunctionId>,
-    pub globals: IdSet<GlobalId>,
+    pub functions: EntitySet<FunctionId>,
+    pub globals: EntitySet<GlobalId>,
     /// Structs used as types (IO structs renamed away are not among them).
-    pub structs: IdSet<StructId>,
+    pub structs: EntitySet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
     /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
@@ -93,55 +93,6 @@ impl ProgramPlan {
             Stage::Vertex => &self.vertex,
             Stage::Fragment => &self.fragment,
         }
-    }
-}
-
-/// A set of arena ids, one bit per id: ids are dense indices, so no hashing. Iterates in id order.
-pub(crate) struct IdSet<K> {
-    bits: Vec<u64>,
-    kind: std::marker::PhantomData<K>,
-}
-
-impl<K: EntityRef> IdSet<K> {
-    /// Room for the ids below `n` (the arena's length); larger ids still fit (the set grows).
-    pub(crate) fn with_capacity(n: usize) -> Self {
-        IdSet { bits: vec![0; n.div_ceil(64)], kind: std::marker::PhantomData }
-    }
-
-    /// Add `k`; whether it was new.
-    pub(crate) fn insert(&mut self, k: K) -> bool {
-        let (word, bit) = (k.index() / 64, 1u64 << (k.index() % 64));
-        if word >= self.bits.len() {
-            self.bits.resize(word + 1, 0);
-        }
-        let new = self.bits[word] & bit == 0;
-        self.bits[word] |= bit;
-        new
-    }
-
-    pub(crate) fn remove(&mut self, k: K) {
-        if let Some(w) = self.bits.get_mut(k.index() / 64) {
-            *w &= !(1u64 << (k.index() % 64));
-        }
-    }
-
-    pub(crate) fn contains(&self, k: K) -> bool {
-        self.bits.get(k.index() / 64).is_some_and(|w| w & (1u64 << (k.index() % 64)) != 0)
-    }
-
-    /// The ids, in increasing order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = K> + '_ {
-        self.bits.iter().enumerate().flat_map(|(i, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(K::new(i * 64 + bit))
-            })
-        })
     }
 }
 
@@ -314,9 +265,9 @@ pub(crate) struct Reach<'a> {
     m: &'a Module,
     facts: &'a Facts,
     index: &'a ChainIndex,
-    pub functions: IdSet<FunctionId>,
-    pub globals: IdSet<GlobalId>,
-    pub structs: IdSet<StructId>,
+    pub functions: EntitySet<FunctionId>,
+    pub globals: EntitySet<GlobalId>,
+    pub structs: EntitySet<StructId>,
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
     /// See [`StagePlan::struct_uses`].
@@ -340,9 +291,9 @@ impl<'a> Reach<'a> {
             m,
             facts,
             index,
-            functions: IdSet::with_capacity(m.functions.len()),
-            globals: IdSet::with_capacity(m.globals.len()),
-            structs: IdSet::with_capacity(m.structs.len()),
+            functions: EntitySet::with_capacity(m.functions.len()),
+            globals: EntitySet::with_capacity(m.globals.len()),
+            structs: EntitySet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
             struct_uses: SecondaryMap::with_capacity(m.functions.len()),
             // The call order, the entry, and room for the functions found on the way (no regrowing at once).

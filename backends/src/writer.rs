@@ -613,7 +613,7 @@ impl<'a> Writer<'a> {
     /// Whether an item is written in this stage.
     pub(crate) fn keeps_item(&self, item: &GlobalItem) -> bool {
         match item {
-            GlobalItem::Struct(s) => self.plan.structs.contains(*s) || self.interface_role(*s).is_some(),
+            GlobalItem::Struct(s) => self.writes_struct(*s),
             GlobalItem::Var(g) => self.plan.globals.contains(*g),
             GlobalItem::Function(f) => self.plan.functions.contains(*f),
             GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => true,
@@ -633,6 +633,11 @@ impl<'a> Writer<'a> {
             Unit::Item(i) => self.is_code(i),
             Unit::Region(r) => self.region_kept(r, &|w, i| w.is_code(i)),
         }
+    }
+
+    /// Whether the stage writes struct `s`: reached, or an IO struct whose position declares stage variables.
+    fn writes_struct(&self, s: StructId) -> bool {
+        self.plan.structs.contains(s) || self.interface_role(s).is_some()
     }
 
     /// The role of an IO struct of this stage whose position declares stage variables.
@@ -664,7 +669,7 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        out.retain(|s| self.plan.structs.contains(*s) || self.interface_role(*s).is_some());
+        out.retain(|s| self.writes_struct(*s));
         out
     }
 
@@ -741,11 +746,8 @@ impl<'a> Writer<'a> {
             }
         }
         // The units that can be hoisted: those of structs the stage writes, in order.
-        let mut hoistable: Vec<usize> = struct_units
-            .iter()
-            .filter(|(s, _)| self.plan.structs.contains(**s) || self.interface_role(**s).is_some())
-            .map(|(_, &i)| i)
-            .collect();
+        let mut hoistable: Vec<usize> =
+            struct_units.iter().filter(|(s, _)| self.writes_struct(**s)).map(|(_, &i)| i).collect();
         hoistable.sort_unstable();
         let mut done = vec![false; units.len()];
         for i in 0..units.len() {
@@ -828,8 +830,6 @@ enum Piece {
     },
 }
 
-/// Whether a text has a newline. Lines are short: a branch-free pass over every byte (which the compiler turns
-/// into vector compares) is cheaper than a search that stops at the first hit.
 /// Visit the expressions of `func` that can mention an interface name or need a struct: when the function has no
 /// interface objects, the uses reachability listed for it (`StagePlan::struct_uses`); otherwise its whole arena.
 /// Both in arena order.
@@ -855,6 +855,8 @@ fn for_each_listed_use(
     }
 }
 
+/// Whether a text has a newline. Lines are short: a branch-free pass over every byte (which the compiler turns
+/// into vector compares) is cheaper than a search that stops at the first hit.
 fn has_newline(text: &str) -> bool {
     text.as_bytes().iter().fold(0u8, |found, &b| found | u8::from(b == b'\n')) != 0
 }

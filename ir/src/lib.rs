@@ -45,4 +45,4 @@ pub use structure::{
 };
 pub use types::{ArrayDim, Precision, SamplerDim, SamplerType, ScalarKind, TypeArena, TypeId, TypeInner, TypeSpec};
 
-pub use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};
+pub use cranelift_entity::{EntityRef, EntitySet, PrimaryMap, SecondaryMap};

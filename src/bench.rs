@@ -10,7 +10,7 @@ use std::time::Instant;
 /// How much of the pipeline one iteration runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BenchStage {
-    /// The frontend: preprocessing, structure and GLSL parsing, lowering into the IR.
+    /// The frontend: preprocessing, structure and GLSL parsing straight into the IR.
     Parse,
     /// `analyze`: the frontend, the passes and the diagnostics (what `shaderlab check` does).
     Check,

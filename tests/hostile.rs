@@ -343,7 +343,7 @@ fn deep_statement_nesting() {
 }
 
 /// Long flat chains: the parser builds them with loops, but the tree is as deep as the chain for every later walk
-/// (lowering, typing, drop), so chains count as nesting. (Regression tests: 1,000-term chains used to overflow.)
+/// (typing, drop), so chains count as nesting. (Regression tests: 1,000-term chains used to overflow.)
 #[test]
 fn long_binary_chain() {
     for n in [1_000, 2_000, DEEP] {
@@ -472,7 +472,7 @@ fn braces_at_the_limit() {
     }
 }
 
-/// Nesting right at the limit is accepted by the parser, so every later walk (lowering, the passes) must handle
+/// Nesting right at the limit is accepted by the parser, so every later walk (the passes, the backends) must handle
 /// it on a 2 MiB stack too.
 #[test]
 fn nesting_at_the_limit() {

@@ -382,7 +382,7 @@ impl<'a, 's> StructParser<'a, 's> {
             }
             // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
             // broken GLSL line does not swallow the `VertexShader = ...;` after it).
-            if glsl_depth == 0 && (statement_start || t.line_start) && t.kind == TokenKind::Ident {
+            if (statement_start || t.line_start) && t.kind == TokenKind::Ident {
                 paren_depth = 0;
                 let word = self.text(t);
                 let before = self.pos;
@@ -395,23 +395,16 @@ impl<'a, 's> StructParser<'a, 's> {
                     continue;
                 }
             }
-            // A GLSL token of this level.
+            // A GLSL token of this level, outside braces (a `}` here closed the level above; a `{` opens a run
+            // that `skip_nested` takes next).
             match &t.kind {
-                TokenKind::Punct(Punct::LBrace) => {
-                    glsl_depth += 1;
-                    paren_depth = 0;
-                }
-                TokenKind::Punct(Punct::RBrace) => {
-                    glsl_depth = (glsl_depth - 1).max(0);
-                    paren_depth = 0;
-                }
+                TokenKind::Punct(Punct::LBrace) => glsl_depth += 1,
                 TokenKind::Punct(Punct::LParen | Punct::LBracket) => paren_depth += 1,
                 TokenKind::Punct(Punct::RParen | Punct::RBracket) => paren_depth = (paren_depth - 1).max(0),
                 TokenKind::Punct(Punct::Semicolon) => paren_depth = 0,
                 _ => {}
             }
-            statement_start =
-                glsl_depth == 0 && paren_depth == 0 && (t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace));
+            statement_start = paren_depth == 0 && t.is_punct(Punct::Semicolon);
             level.keep(self.pos, self.pos + 1);
             self.pos += 1;
         }

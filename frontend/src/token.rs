@@ -128,21 +128,15 @@ pub enum NumberError {
     Suffix,
 }
 
-impl NumberError {
-    pub fn reason(self) -> &'static str {
-        match self {
+impl std::fmt::Display for NumberError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
             NumberError::HexWithoutDigits => "hexadecimal literal without digits",
             NumberError::ExponentWithoutDigits => "exponent without digits",
             NumberError::OctalDigit => "invalid digit in octal literal",
             NumberError::TooLarge => "integer literal does not fit in 32 bits",
             NumberError::Suffix => "invalid suffix on numeric literal",
-        }
-    }
-}
-
-impl std::fmt::Display for NumberError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.reason())
+        })
     }
 }
 

@@ -209,7 +209,7 @@ impl Expr {
             Expr::Literal(_) | Expr::Ident(_) | Expr::Error => {}
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    Guarded::for_each_item_mut(args, &mut |a| f(a));
+                    Guarded::for_each_item_mut(args, f);
                 }
             }
             Expr::Unary { operand, .. } => f(operand),
@@ -227,14 +227,14 @@ impl Expr {
                 f(accept);
                 f(reject);
             }
-            Expr::Call { args, .. } => Guarded::for_each_item_mut(args, &mut |a| f(a)),
+            Expr::Call { args, .. } => Guarded::for_each_item_mut(args, f),
             Expr::Construct { ty, args } => {
                 for d in &mut ty.dims {
                     if let crate::types::ArrayDim::Sized(e) = d {
                         f(e);
                     }
                 }
-                Guarded::for_each_item_mut(args, &mut |a| f(a));
+                Guarded::for_each_item_mut(args, f);
             }
             Expr::Member { base, .. } | Expr::ArrayLength { base } => f(base),
             Expr::Index { base, index } => {

@@ -23,7 +23,7 @@ entity_impl!(Name, "name");
 ///   kept (a module's interner is cloned from a seed on every compile, and four more bytes per name cost more to
 ///   copy than the rare growth of the table, which hashes every name again, costs).
 ///
-/// Equality, `Debug` and serialization only look at the names in order (a JSON array of strings), never at the
+/// Equality, `Debug` and serialization only look at the names in order (`{"strings": [...]}`, in name order), never at the
 /// table's size. A clone keeps the original's spare room (see [`Interner::reserve`]).
 pub struct Interner {
     text: String,

@@ -1,4 +1,4 @@
-//! Fuzz target 1: the frontend (lexer, preprocessor, structure and GLSL parsers, lowering) on arbitrary bytes
+//! Fuzz target 1: the frontend (lexer, preprocessor, structure parser, GLSL parser into the IR) on arbitrary bytes
 //! (`String::from_utf8_lossy`), in preserving mode and, for odd-length inputs, also in a variant of the
 //! macros the input tests. Invariants: no panic, no hang, every diagnostic span inside its file.
 //!

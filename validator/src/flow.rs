@@ -122,7 +122,6 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
             }
         }
         let _: FunctionId = f;
-        cx.base = CondCtx::default();
     }
     cx.out
 }

@@ -22,11 +22,6 @@ impl<'a> ValidModule<'a> {
         self.facts
     }
 
-    /// The warnings the module has (errors would have refused it).
-    pub fn warnings(&self) -> &[Diagnostic] {
-        &self.warnings
-    }
-
     /// The warnings, moved out (the end of a compile).
     pub fn into_warnings(self) -> Vec<Diagnostic> {
         self.warnings

@@ -53,7 +53,7 @@ impl<'a> Parser<'a> {
                 return Step::Skip;
             };
             out.push(Guarded::Item(GlobalItem::Struct(id)));
-            if let Some((qualifiers, span)) = self.struct_declarators(id, qualifiers, start) {
+            if let Some(span) = self.struct_declarators(id, start) {
                 self.push_globals(qualifiers, span, out);
             }
             return Step::Done;
@@ -71,8 +71,8 @@ impl<'a> Parser<'a> {
                 None => Step::Skip,
             };
         }
-        match self.declarator_list(qualifiers, ty, dims_from, start) {
-            Some((qualifiers, span)) => {
+        match self.declarator_list(ty, dims_from, start) {
+            Some(span) => {
                 self.push_globals(qualifiers, span, out);
                 Step::Done
             }
@@ -283,17 +283,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Declarators after a type, through the closing `;`, into [`Parser::declarators`]; gives back the
-    /// qualifiers and the declaration's span, for the caller to make the declarators into entities
+    /// declaration's span, for the caller to make the declarators into entities with its qualifiers
     /// ([`Parser::push_globals`], [`Parser::push_members`], [`Parser::push_locals`]). The type's dimension
     /// expressions are the last ones read, from `dims_from` on: each declarator after the first gets copies of
     /// them, made where it starts (which is where a walk of the declarators, one entity each, meets them).
-    pub(crate) fn declarator_list(
-        &mut self,
-        qualifiers: Qualifiers,
-        ty: TypeSpec,
-        dims_from: usize,
-        start: Span,
-    ) -> Option<(Qualifiers, Span)> {
+    pub(crate) fn declarator_list(&mut self, ty: TypeSpec, dims_from: usize, start: Span) -> Option<Span> {
         let dims_to = self.exprs().len();
         self.declarators.clear();
         loop {
@@ -319,7 +313,7 @@ impl<'a> Parser<'a> {
         if !self.expect(Punct::Semicolon, "';'") {
             self.recover();
         }
-        Some((qualifiers, start.to(self.prev_span())))
+        Some(start.to(self.prev_span()))
     }
 
     /// The declarators just read as global variables, one item each; `span` is the declaration's.
@@ -423,8 +417,8 @@ impl<'a> Parser<'a> {
             self.recover();
             return Step::Skip;
         };
-        match self.declarator_list(qualifiers, ty, dims_from, start) {
-            Some((qualifiers, span)) => {
+        match self.declarator_list(ty, dims_from, start) {
+            Some(span) => {
                 self.push_members(qualifiers, span, out);
                 Step::Done
             }
@@ -434,12 +428,7 @@ impl<'a> Parser<'a> {
 
     /// After struct `id`'s specifier: `;`, or declarators (left in [`Parser::declarators`], see
     /// [`Parser::declarator_list`]) and `;`.
-    pub(crate) fn struct_declarators(
-        &mut self,
-        id: StructId,
-        qualifiers: Qualifiers,
-        start: Span,
-    ) -> Option<(Qualifiers, Span)> {
+    pub(crate) fn struct_declarators(&mut self, id: StructId, start: Span) -> Option<Span> {
         if self.eat(Punct::Semicolon) {
             return None;
         }
@@ -448,7 +437,7 @@ impl<'a> Parser<'a> {
         let (name, name_span) = (self.entities.structs[id].name, self.entities.structs[id].name_span);
         let base = self.types.intern(TypeInner::User(name));
         let ty = TypeSpec { base, precision: None, dims: Vec::new(), span: name_span };
-        let vars = self.declarator_list(qualifiers, ty, self.exprs().len(), start);
+        let vars = self.declarator_list(ty, self.exprs().len(), start);
         if vars.is_none() {
             self.rollback(mark);
         }

@@ -256,8 +256,8 @@ impl<'a> Parser<'a> {
                 self.recover();
                 return None;
             };
-            let declares = match self.struct_declarators(id, qualifiers, start) {
-                Some((qualifiers, _)) => self.push_locals(qualifiers),
+            let declares = match self.struct_declarators(id, start) {
+                Some(_) => self.push_locals(qualifiers),
                 None => Vec::new(),
             };
             return Some(Statement { kind: StmtKind::Struct { id, declares }, span: start.to(self.prev_span()) });
@@ -277,7 +277,7 @@ impl<'a> Parser<'a> {
             }
             return Some(Statement { kind: StmtKind::Prototype(id), span: start.to(self.prev_span()) });
         }
-        let (qualifiers, _) = self.declarator_list(qualifiers, ty, dims_from, start)?;
+        self.declarator_list(ty, dims_from, start)?;
         let locals = self.push_locals(qualifiers);
         self.resync();
         Some(Statement { kind: StmtKind::Declare(locals), span: start.to(self.prev_span()) })

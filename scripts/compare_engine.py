@@ -3,12 +3,16 @@
 `shaderlab bench`, whole-file compile for one target, median per file, and the ratio.
 
     ../shared/tools/setup-oracles.sh peer          # once (installs the npm package under ~/.cache/shaderlab-oracles)
-    python3 scripts/compare_engine.py [--iterations 200] [--target gles300] [--json OUT]
+    python3 scripts/compare_engine.py [--iterations 200] [--rounds 1] [--target gles300] [--json OUT]
 
 The set: every v1-syntax corpus file (branches 1.3-1.5 and refactor-shaderlab-old) that both compilers compile
 without error; files one of them refuses are listed with the reason and left out of the ratio. Both sides time
 in-process after a warm-up, includes already in memory. Exit code 0 whatever the ratio (this is a measurement,
 not a test).
+
+On a shared machine a single timing can be off by up to 2x either way. `--rounds N` times every file N times on
+each side, alternating the two sides, and takes each side's median of its N medians; the geometric mean of every
+round is printed too, so the spread is visible.
 
 Mode: the engine's 1.3 compiler evaluates the macros at compile time (one variant, with its platform macros
 HAS_TEX_LOD, HAS_DERIVATIVES and GRAPHICS_API_WEBGL1/2). By default shaderlab compiles the same variant (`-D` of
@@ -18,6 +22,7 @@ more work than the engine does).
 import argparse
 import json
 import math
+import statistics
 import subprocess
 import sys
 
@@ -71,16 +76,20 @@ def ours_timing(path, target, iterations, mode):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time every file this many times on each side and take each side's median (default 1)")
     ap.add_argument("--target", choices=["gles100", "gles300"], default="gles300")
     ap.add_argument("--mode", choices=["variant", "preserving"], default="variant",
                     help="shaderlab compiles the engine's variant (default) or in preserving mode")
     ap.add_argument("--json", help="also write the table as JSON here")
     args = ap.parse_args()
+    if args.rounds < 1 or args.iterations < 1:
+        ap.error("--rounds and --iterations must be at least 1")
     peer = ORACLES / "peer" / "compile.mjs"
     if not peer.exists():
         sys.exit(f"the engine compiler is not installed ({peer}): run ../shared/tools/setup-oracles.sh peer")
     build()
-    rows, skipped = [], []
+    rows, skipped, files = [], [], []
     for path in v1_files():
         ok, why = peer_compiles(peer, path, args.target)
         if not ok:
@@ -89,11 +98,18 @@ def main():
         if not ours_compiles(path, args.target, args.mode):
             skipped.append((path.name, "shaderlab refuses it (see `shaderlab check`)"))
             continue
-        engine_ms = peer_median_ms(peer, path, args.target, args.iterations)
-        ours = ours_timing(path, args.target, args.iterations, args.mode)
-        ratio = engine_ms * 1000.0 / ours["median_us"]
-        rows.append({"file": path.name, "engine_median_ms": engine_ms, "shaderlab_median_us": ours["median_us"],
-                     "shaderlab_min_us": ours["min_us"], "ratio": ratio})
+        files.append(path)
+    engine = {p: [] for p in files}
+    ours = {p: [] for p in files}
+    for _ in range(args.rounds):
+        for path in files:
+            engine[path].append(peer_median_ms(peer, path, args.target, args.iterations))
+            ours[path].append(ours_timing(path, args.target, args.iterations, args.mode))
+    for path in files:
+        engine_ms = statistics.median(engine[path])
+        ours_us = statistics.median(t["median_us"] for t in ours[path])
+        rows.append({"file": path.name, "engine_median_ms": engine_ms, "shaderlab_median_us": ours_us,
+                     "shaderlab_min_us": min(t["min_us"] for t in ours[path]), "ratio": engine_ms * 1000.0 / ours_us})
     print(f"{'file':<48} {'engine ms':>10} {'shaderlab us':>13} {'ratio':>8}")
     for r in rows:
         print(f"{r['file']:<48} {r['engine_median_ms']:>10.3f} {r['shaderlab_median_us']:>13.1f} {r['ratio']:>7.1f}x")
@@ -101,11 +117,16 @@ def main():
     worst = min(rows, key=lambda r: r["ratio"]) if rows else None
     print(f"mode: {args.mode}; geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
           + (f"; lowest {worst['ratio']:.1f}x ({worst['file']})" if worst else ""))
+    if args.rounds > 1 and files:
+        per_round = [math.exp(sum(math.log(engine[p][i] * 1000.0 / ours[p][i]["median_us"]) for p in files) / len(files))
+                     for i in range(args.rounds)]
+        print("geometric mean of each round: " + ", ".join(f"{g:.1f}x" for g in per_round))
     for name, why in skipped:
         print(f"left out: {name}: {why}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"target": args.target, "mode": args.mode, "iterations": args.iterations, "rows": rows, "geomean": geomean,
+            json.dump({"target": args.target, "mode": args.mode, "iterations": args.iterations, "rounds": args.rounds,
+                       "rows": rows, "geomean": geomean,
                        "left_out": [{"file": n, "why": w} for n, w in skipped]}, f, indent=2)
 
 

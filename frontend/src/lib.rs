@@ -27,6 +27,7 @@ use diag::Sink;
 use parser::{BuiltinTypeIds, Entities, Keywords, MacroInfo, Parser};
 use preprocess::{MacroBody, PpState, Preprocessor};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::PrimaryMap;
 use shaderlab_ir::{
     Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
     SubShader,
@@ -112,19 +113,23 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         Some(d) => Mode::Variant { defines: d.to_vec() },
         None => Mode::Preserving,
     };
-    let mut module = Module::new(mode);
     // Every module's interner starts with the keywords and builtin type names, in one fixed order, so the
     // keyword tables (built once per process) hold for every module.
     let seed = parser::seed();
-    module.names = seed.interner.clone();
+    let mut module = Module::with_names(mode, seed.interner.clone());
     let keywords = &seed.keywords;
     let file = module.sources.add(name, text, None);
     let tokens = lexer::lex(text, file, &mut module.names);
     let mut sink = Sink::default();
-    let Some(shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
+    let Some(mut shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
         module.clues = sink.clues;
         return module;
     };
+    // The module's structure tables, sized from the structure: a scope per level.
+    let pass_count = shader.subshaders.iter().map(|s| s.passes.len()).sum::<usize>();
+    module.subshaders = PrimaryMap::with_capacity(shader.subshaders.len());
+    module.passes = PrimaryMap::with_capacity(pass_count);
+    module.scopes = PrimaryMap::with_capacity(1 + shader.subshaders.len() + pass_count);
 
     let mut root = LevelState::default();
     if let Some(defines) = options.defines {
@@ -146,24 +151,29 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         file_tokens: &tokens,
     };
 
+    // The syntax's names and tags move into the module (the syntax is not used after its level is read).
     let shader_scope = driver.level(&shader.level, None, &mut root);
-    driver.module.shader =
-        Some(Shader { name: shader.name.clone(), name_span: shader.name_span, scope: shader_scope, span: shader.span });
+    driver.module.shader = Some(Shader {
+        name: std::mem::take(&mut shader.name),
+        name_span: shader.name_span,
+        scope: shader_scope,
+        span: shader.span,
+    });
     render_state::merge(&[&shader.level], shader.generation, driver.sink);
 
-    for sub in &shader.subshaders {
+    for sub in &mut shader.subshaders {
         let mut sub_state = root.clone();
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
         render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
-            name: sub.name.clone(),
+            name: std::mem::take(&mut sub.name),
             name_span: sub.name_span,
-            tags: sub.level.tags.clone(),
+            tags: std::mem::take(&mut sub.level.tags),
             scope: sub_scope,
-            passes: Vec::new(),
+            passes: Vec::with_capacity(sub.passes.len()),
             span: sub.span,
         });
-        for pass in &sub.passes {
+        for pass in &mut sub.passes {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
                     let render_state =
@@ -174,7 +184,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                         subshader: sub_id,
                         tags: Vec::new(),
                         render_state,
-                        kind: PassKind::UsePass { path: path.clone() },
+                        kind: PassKind::UsePass { path: std::mem::take(path) },
                         span: *span,
                     })
                 }
@@ -209,10 +219,10 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     let vertex = driver.entry("VertexShader", vertex, scope);
                     let fragment = driver.entry("FragmentShader", fragment, scope);
                     driver.module.passes.push(Pass {
-                        name: name.clone(),
+                        name: std::mem::take(name),
                         name_span: *name_span,
                         subshader: sub_id,
-                        tags: level.tags.clone(),
+                        tags: std::mem::take(&mut level.tags),
                         render_state,
                         kind: PassKind::Program { scope, vertex, fragment },
                         span: *span,
@@ -289,19 +299,24 @@ impl Driver<'_> {
                 .with_note(Some(first.span), "first assigned here"),
             );
         }
-        let name = self.module.names.intern(&first.name);
+        let name = first.name;
         if !self.defines_function(scope, name) {
-            self.sink.structure(StructureClue::EntryNotFound { name: first.name.clone() }, first.name_span);
+            let name = self.module.names.resolve(name).to_owned();
+            self.sink.structure(StructureClue::EntryNotFound { name }, first.name_span);
         }
         Some(EntryRef { name, span: first.name_span })
     }
 
+    /// Whether `scope` or a scope above it defines (with a body) a function named `name`. The parent links
+    /// are walked in place; the driver makes them, so the chain ends within as many steps as there are scopes.
     fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
         let mut found = false;
-        for s in self.module.scope_chain(scope) {
-            let Some(scope) = self.module.scopes.get(s) else {
-                continue;
+        let mut next = Some(scope);
+        for _ in 0..self.module.scopes.len() {
+            let Some(scope) = next.and_then(|s| self.module.scopes.get(s)) else {
+                break;
             };
+            next = scope.parent;
             Guarded::for_each_item(&scope.items, &mut |item| {
                 if let shaderlab_ir::GlobalItem::Function(f) = item {
                     if let Some(f) = self.module.functions.get(*f) {

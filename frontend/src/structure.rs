@@ -7,7 +7,7 @@
 
 use crate::diag::Sink;
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{Interner, Span, StructureClue, SyntaxClue, Tag};
+use shaderlab_ir::{Interner, Name, Span, StructureClue, SyntaxClue, Tag};
 use std::ops::Range;
 
 /// A render-state kind (`BlendState`, ...).
@@ -119,7 +119,8 @@ impl LevelSyntax {
 
 #[derive(Clone, Debug)]
 pub struct EntryAssign {
-    pub name: String,
+    /// The entry function's name (the token's interned spelling).
+    pub name: Name,
     pub span: Span,
     pub name_span: Span,
 }
@@ -508,7 +509,7 @@ impl<'a, 's> StructParser<'a, 's> {
                     self.recover_statement();
                     return true;
                 };
-                let name = self.text(t).to_owned();
+                let name = t.sym;
                 let name_span = t.span;
                 self.pos += 1;
                 self.expect_semicolon();

@@ -75,10 +75,16 @@ pub struct Module {
 
 impl Module {
     pub fn new(mode: Mode) -> Self {
+        Self::with_names(mode, Interner::new())
+    }
+
+    /// An empty module whose interner starts as `names` (the frontend passes a copy of its seeded interner, so
+    /// no fresh interner is built only to be replaced).
+    pub fn with_names(mode: Mode, names: Interner) -> Self {
         Module {
             mode,
             sources: SourceMap::new(),
-            names: Interner::new(),
+            names,
             types: TypeArena::new(),
             structs: PrimaryMap::new(),
             globals: PrimaryMap::new(),
@@ -99,7 +105,9 @@ impl Module {
 
     /// The scopes a scope sees, outermost first (shader, subshader, pass).
     pub fn scope_chain(&self, scope: ScopeId) -> Vec<ScopeId> {
-        let mut chain = vec![scope];
+        // Room for the usual shader, subshader and pass without regrowing.
+        let mut chain = Vec::with_capacity(4);
+        chain.push(scope);
         let mut current = scope;
         while let Some(parent) = self.scopes.get(current).and_then(|s| s.parent) {
             if chain.contains(&parent) {

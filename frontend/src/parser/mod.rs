@@ -336,7 +336,13 @@ impl<'a> Parser<'a> {
     pub fn parse_level(mut self) -> Vec<Guarded<GlobalItem>> {
         let mut items = Vec::new();
         loop {
-            items.extend(self.guarded_list(&mut |p, out| p.external_item(out), &|_| false));
+            let list = self.guarded_list(&mut |p, out| p.external_item(out), &|_| false);
+            // The first list is the level's items (no copy into an empty vector).
+            if items.is_empty() {
+                items = list;
+            } else {
+                items.extend(list);
+            }
             // A marker no region claims (a synthetic `#endif`): skip it.
             if self.bump().is_none() {
                 break;
@@ -769,8 +775,9 @@ impl<'a> Parser<'a> {
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
         // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
-        // skips the regrowths from one and two, each a reallocation and a copy.
-        let mut items = Vec::with_capacity(4);
+        // skips the regrowths from one and two, each a reallocation and a copy. An empty list (`f()`, a level
+        // without GLSL) allocates nothing.
+        let mut items = if self.peek().is_some() && !is_end(self) { Vec::with_capacity(4) } else { Vec::new() };
         while let Some(t) = self.peek() {
             if is_end(self) {
                 break;

@@ -20,12 +20,12 @@ enum ValueKind {
 }
 
 impl ValueKind {
-    fn describe(self) -> String {
+    fn describe(self) -> &'static str {
         match self {
-            ValueKind::Bool => "Bool".into(),
-            ValueKind::Number => "Number".into(),
-            ValueKind::Color => "Color".into(),
-            ValueKind::Enum(e) => e.into(),
+            ValueKind::Bool => "Bool",
+            ValueKind::Number => "Number",
+            ValueKind::Color => "Color",
+            ValueKind::Enum(e) => e,
         }
     }
 }
@@ -215,7 +215,7 @@ fn found_kind(value: &RsValueSyntax) -> String {
         RsValueSyntax::Number(_) => "Number".into(),
         RsValueSyntax::Color(_) => "Color".into(),
         RsValueSyntax::EnumMember { enum_name, .. } => enum_name.clone(),
-        RsValueSyntax::Ident(name) => format!("variable '{name}'"),
+        RsValueSyntax::Ident(name) => ["variable '", name, "'"].concat(),
     }
 }
 
@@ -229,7 +229,11 @@ fn check_value(
 ) -> Option<RenderStateValue> {
     let mismatch = |sink: &mut Sink, found: String| {
         sink.structure(
-            StructureClue::RenderStateTypeMismatch { property: property.into(), expected: kind.describe(), found },
+            StructureClue::RenderStateTypeMismatch {
+                property: property.into(),
+                expected: kind.describe().into(),
+                found,
+            },
             span,
         );
         None
@@ -266,12 +270,14 @@ fn check_value(
         }
         (RsValueSyntax::Ident(name), _) => match env.vars.get(name.as_str()) {
             Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.clone())),
-            Some(&declared) => mismatch(sink, format!("{} variable '{name}'", declared.describe())),
+            Some(&declared) => mismatch(sink, [declared.describe(), " variable '", name, "'"].concat()),
             None if env.implicit_variables => {
                 sink.syntax(
                     SyntaxClue::DeprecatedSyntax {
                         construct: name.clone(),
-                        replacement: format!("a declaration '{} {name};' before the use", kind.describe()),
+                        // Built with `concat`: a file of v1 render states has one per property, and `format!`
+                        // cost several times as much.
+                        replacement: ["a declaration '", kind.describe(), " ", name, ";' before the use"].concat(),
                     },
                     span,
                 );

@@ -134,6 +134,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let mut root = LevelState::default();
     if let Some(defines) = options.defines {
         let cmd = module.sources.add("<command line>", String::new(), None);
+        root.pp.macros.reserve(defines.len());
         for (name, value) in defines {
             let body = lexer::lex(value, cmd, &mut module.names);
             let name = module.names.intern(name);
@@ -161,8 +162,11 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     });
     render_state::merge(&[&shader.level], shader.generation, driver.sink);
 
-    for sub in &mut shader.subshaders {
-        let mut sub_state = root.clone();
+    // A level's state starts as a copy of its parent's; the last child takes the parent's own (nothing reads it
+    // after), so a shader with one subshader of one pass copies no tables.
+    let sub_count = shader.subshaders.len();
+    for (sub_index, sub) in shader.subshaders.iter_mut().enumerate() {
+        let mut sub_state = if sub_index + 1 == sub_count { std::mem::take(&mut root) } else { root.clone() };
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
         render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
@@ -173,7 +177,8 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
             passes: Vec::with_capacity(sub.passes.len()),
             span: sub.span,
         });
-        for pass in &mut sub.passes {
+        let last_program = sub.passes.iter().rposition(|p| matches!(p, PassSyntax::Pass { .. }));
+        for (pass_index, pass) in sub.passes.iter_mut().enumerate() {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
                     let render_state =
@@ -189,7 +194,11 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     })
                 }
                 PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
-                    let mut pass_state = sub_state.clone();
+                    let mut pass_state = if Some(pass_index) == last_program {
+                        std::mem::take(&mut sub_state)
+                    } else {
+                        sub_state.clone()
+                    };
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
                     let render_state =
                         render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);

@@ -742,7 +742,7 @@ impl<'a, 's> StructParser<'a, 's> {
             self.sink.syntax(
                 SyntaxClue::DeprecatedSyntax {
                     construct: state.keyword().to_owned(),
-                    replacement: format!("'{} = {{ ... }}'", state.keyword()),
+                    replacement: ["'", state.keyword(), " = { ... }'"].concat(),
                 },
                 start.to(brace),
             );

@@ -160,7 +160,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         scope: shader_scope,
         span: shader.span,
     });
-    render_state::merge(&[&shader.level], shader.generation, driver.sink);
+    render_state::merge(&[&shader.level], shader.generation, &driver.module.names, driver.sink);
 
     // A level's state starts as a copy of its parent's; the last child takes the parent's own (nothing reads it
     // after), so a shader with one subshader of one pass copies no tables.
@@ -168,7 +168,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     for (sub_index, sub) in shader.subshaders.iter_mut().enumerate() {
         let mut sub_state = if sub_index + 1 == sub_count { std::mem::take(&mut root) } else { root.clone() };
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
-        render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
+        render_state::merge(&[&shader.level, &sub.level], shader.generation, &driver.module.names, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
             name: std::mem::take(&mut sub.name),
             name_span: sub.name_span,
@@ -181,8 +181,12 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         for (pass_index, pass) in sub.passes.iter_mut().enumerate() {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
-                    let render_state =
-                        render_state::merge(&[&shader.level, &sub.level], shader.generation, driver.sink);
+                    let render_state = render_state::merge(
+                        &[&shader.level, &sub.level],
+                        shader.generation,
+                        &driver.module.names,
+                        driver.sink,
+                    );
                     driver.module.passes.push(Pass {
                         name: path.clone(),
                         name_span: *span,
@@ -200,8 +204,12 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                         sub_state.clone()
                     };
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let render_state =
-                        render_state::merge(&[&shader.level, &sub.level, level], shader.generation, driver.sink);
+                    let render_state = render_state::merge(
+                        &[&shader.level, &sub.level, level],
+                        shader.generation,
+                        &driver.module.names,
+                        driver.sink,
+                    );
                     // A missing entry is not reported when an unterminated comment or string swallowed the pass's
                     // text (that is the error); the pass's tokens are looked through only when an entry is missing.
                     let swallowed = || {

@@ -8,7 +8,7 @@
 use crate::diag::Sink;
 use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
 use shaderlab_ir::hash::FastHashMap as HashMap;
-use shaderlab_ir::{RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
+use shaderlab_ir::{Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
 
 /// The kind of value a property takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,8 +139,8 @@ fn state_tag(kind: StateKind) -> u8 {
     kind as u8
 }
 
-/// Merge the render state of a chain of levels (outermost first).
-pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -> RenderStateMap {
+/// Merge the render state of a chain of levels (outermost first). `names` spells the syntax's names.
+pub fn merge(levels: &[&LevelSyntax], generation: Generation, names: &Interner, sink: &mut Sink) -> RenderStateMap {
     let mut env = Env { implicit_variables: !generation.requires_declarations(), ..Env::default() };
     let mut map = RenderStateMap::default();
     for level in levels {
@@ -152,13 +152,13 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -
                 RsItem::NamedState { kind, name, props, .. } => {
                     // Check the declaration even when it is never applied.
                     let mut scratch = RenderStateMap::default();
-                    apply(&env, *kind, props, &mut scratch, sink);
+                    apply(&env, names, *kind, props, &mut scratch, sink);
                     env.named.insert((state_tag(*kind), name.as_str()), props);
                 }
-                RsItem::ApplyInline { kind, props, .. } => apply(&env, *kind, props, &mut map, sink),
+                RsItem::ApplyInline { kind, props, .. } => apply(&env, names, *kind, props, &mut map, sink),
                 RsItem::ApplyNamed { kind, name, name_span, .. } => {
                     match env.named.get(&(state_tag(*kind), name.as_str())) {
-                        Some(props) => apply(&env, *kind, props, &mut map, sink),
+                        Some(props) => apply(&env, names, *kind, props, &mut map, sink),
                         None => sink
                             .structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, *name_span),
                     }
@@ -166,10 +166,14 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -
                 RsItem::RenderQueue { value, value_span, .. } => {
                     let kind = ValueKind::Enum("RenderQueueType");
                     let value = match value {
-                        RsValueSyntax::Ident(word) if enum_member("RenderQueueType", word).is_some() => {
-                            Some(RenderStateValue::Enum(enum_member("RenderQueueType", word).unwrap_or(0)))
+                        RsValueSyntax::Ident(word)
+                            if enum_member("RenderQueueType", names.resolve(*word)).is_some() =>
+                        {
+                            Some(RenderStateValue::Enum(
+                                enum_member("RenderQueueType", names.resolve(*word)).unwrap_or(0),
+                            ))
                         }
-                        other => check_value(&env, "RenderQueueType", kind, other, *value_span, sink),
+                        other => check_value(&env, names, "RenderQueueType", kind, other, *value_span, sink),
                     };
                     if let Some(value) = value {
                         map.entries.insert(RENDER_QUEUE_KEY, RenderStateEntry { value, span: *value_span });
@@ -181,15 +185,12 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, sink: &mut Sink) -
     map
 }
 
-fn apply(env: &Env, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {
+fn apply(env: &Env, names: &Interner, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {
     for prop in props {
-        let Some(&(_, _, key, kind, indexable)) = PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == prop.name)
-        else {
+        let name = names.resolve(prop.name);
+        let Some(&(_, _, key, kind, indexable)) = PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == name) else {
             sink.structure(
-                StructureClue::InvalidRenderStateProperty {
-                    state: state.keyword().into(),
-                    property: prop.name.clone(),
-                },
+                StructureClue::InvalidRenderStateProperty { state: state.keyword().into(), property: name.into() },
                 prop.name_span,
             );
             continue;
@@ -197,30 +198,31 @@ fn apply(env: &Env, state: StateKind, props: &[RsProp], map: &mut RenderStateMap
         if let Some((index, span)) = &prop.index {
             if !indexable || index.trim() != "0" {
                 sink.structure(
-                    StructureClue::InvalidRenderTargetIndex { property: prop.name.clone(), index: index.clone() },
+                    StructureClue::InvalidRenderTargetIndex { property: name.into(), index: index.clone() },
                     *span,
                 );
                 continue;
             }
         }
-        if let Some(value) = check_value(env, &prop.name, kind, &prop.value, prop.value_span, sink) {
+        if let Some(value) = check_value(env, names, name, kind, &prop.value, prop.value_span, sink) {
             map.entries.insert(key, RenderStateEntry { value, span: prop.value_span });
         }
     }
 }
 
-fn found_kind(value: &RsValueSyntax) -> String {
+fn found_kind(value: &RsValueSyntax, names: &Interner) -> String {
     match value {
         RsValueSyntax::Bool(_) => "Bool".into(),
         RsValueSyntax::Number(_) => "Number".into(),
         RsValueSyntax::Color(_) => "Color".into(),
-        RsValueSyntax::EnumMember { enum_name, .. } => enum_name.clone(),
-        RsValueSyntax::Ident(name) => ["variable '", name, "'"].concat(),
+        RsValueSyntax::EnumMember { enum_name, .. } => names.resolve(*enum_name).into(),
+        RsValueSyntax::Ident(name) => ["variable '", names.resolve(*name), "'"].concat(),
     }
 }
 
 fn check_value(
     env: &Env,
+    names: &Interner,
     property: &str,
     kind: ValueKind,
     value: &RsValueSyntax,
@@ -249,13 +251,14 @@ fn check_value(
         }),
         (RsValueSyntax::Color(c), ValueKind::Color) => mismatch(sink, format!("Color with {} components", c.len())),
         (RsValueSyntax::EnumMember { enum_name, member }, _) => {
-            let known_enum = ENUMS.iter().any(|(e, _)| e == enum_name);
+            let (enum_name, member) = (names.resolve(*enum_name), names.resolve(*member));
+            let known_enum = ENUMS.iter().any(|(e, _)| *e == enum_name);
             if !known_enum {
                 sink.structure(StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") }, span);
                 return None;
             }
-            if kind != ValueKind::Enum(ENUMS.iter().find(|(e, _)| e == enum_name).map(|(e, _)| *e).unwrap_or("")) {
-                return mismatch(sink, enum_name.clone());
+            if kind != ValueKind::Enum(ENUMS.iter().find(|(e, _)| *e == enum_name).map(|(e, _)| *e).unwrap_or("")) {
+                return mismatch(sink, enum_name.into());
             }
             match enum_member(enum_name, member) {
                 Some(v) => Some(RenderStateValue::Enum(v)),
@@ -268,26 +271,29 @@ fn check_value(
                 }
             }
         }
-        (RsValueSyntax::Ident(name), _) => match env.vars.get(name.as_str()) {
-            Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.clone())),
-            Some(&declared) => mismatch(sink, [declared.describe(), " variable '", name, "'"].concat()),
-            None if env.implicit_variables => {
-                sink.syntax(
-                    SyntaxClue::DeprecatedSyntax {
-                        construct: name.clone(),
-                        // Built with `concat`: a file of v1 render states has one per property, and `format!`
-                        // cost several times as much.
-                        replacement: ["a declaration '", kind.describe(), " ", name, ";' before the use"].concat(),
-                    },
-                    span,
-                );
-                Some(RenderStateValue::Variable(name.clone()))
+        (RsValueSyntax::Ident(name), _) => {
+            let name = names.resolve(*name);
+            match env.vars.get(name) {
+                Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.into())),
+                Some(&declared) => mismatch(sink, [declared.describe(), " variable '", name, "'"].concat()),
+                None if env.implicit_variables => {
+                    sink.syntax(
+                        SyntaxClue::DeprecatedSyntax {
+                            construct: name.into(),
+                            // Built with `concat`: a file of v1 render states has one per property, and `format!`
+                            // cost several times as much.
+                            replacement: ["a declaration '", kind.describe(), " ", name, ";' before the use"].concat(),
+                        },
+                        span,
+                    );
+                    Some(RenderStateValue::Variable(name.into()))
+                }
+                None => {
+                    sink.structure(StructureClue::UndeclaredRenderStateVariable { name: name.into() }, span);
+                    None
+                }
             }
-            None => {
-                sink.structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, span);
-                None
-            }
-        },
-        (other, _) => mismatch(sink, found_kind(other)),
+        }
+        (other, _) => mismatch(sink, found_kind(other, names)),
     }
 }

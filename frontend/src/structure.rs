@@ -45,21 +45,21 @@ impl StateKind {
 pub enum RsValueSyntax {
     Bool(bool),
     Number(f64),
-    /// `Enum.Member`
+    /// `Enum.Member` (names are the tokens' interned spellings, as below: no string per property)
     EnumMember {
-        enum_name: String,
-        member: String,
+        enum_name: Name,
+        member: Name,
     },
     /// `Color(r, g, b, a)` with 1 to 4 components.
     Color(Vec<f64>),
     /// A bare identifier: a render-state variable (or a bare `RenderQueueType` member).
-    Ident(String),
+    Ident(Name),
 }
 
 /// `Name[index] = value;`
 #[derive(Clone, Debug, PartialEq)]
 pub struct RsProp {
-    pub name: String,
+    pub name: Name,
     pub name_span: Span,
     pub index: Option<(String, Span)>,
     pub value: RsValueSyntax,
@@ -775,7 +775,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 self.recover_statement();
                 continue;
             }
-            let name = self.text(t).to_owned();
+            let name = t.sym;
             let name_span = t.span;
             self.pos += 1;
             let mut index = None;
@@ -846,9 +846,9 @@ impl<'a, 's> StructParser<'a, 's> {
                 None
             }
             TokenKind::Ident => {
-                let word = self.text(t).to_owned();
+                let word = self.text(t);
                 self.pos += 1;
-                match word.as_str() {
+                match word {
                     "true" => return Some(RsValueSyntax::Bool(true)),
                     "false" => return Some(RsValueSyntax::Bool(false)),
                     _ => {}
@@ -877,11 +877,10 @@ impl<'a, 's> StructParser<'a, 's> {
                         self.unexpected("an enum member name");
                         return None;
                     };
-                    let member = self.text(m).to_owned();
                     self.pos += 1;
-                    return Some(RsValueSyntax::EnumMember { enum_name: word, member });
+                    return Some(RsValueSyntax::EnumMember { enum_name: t.sym, member: m.sym });
                 }
-                Some(RsValueSyntax::Ident(word))
+                Some(RsValueSyntax::Ident(t.sym))
             }
             _ => {
                 self.unexpected("a render-state value");

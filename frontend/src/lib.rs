@@ -270,6 +270,11 @@ struct Driver<'a> {
 impl Driver<'_> {
     /// Preprocess and parse one level's GLSL text into a new scope.
     fn level(&mut self, level: &LevelSyntax, parent: Option<ScopeId>, state: &mut LevelState) -> ScopeId {
+        // A level without GLSL text (a shader or subshader holding only its children) has no items and changes no
+        // state: no preprocessor, parser or buffers for it.
+        if level.glsl.is_empty() {
+            return self.module.scopes.push(Scope { parent, items: Vec::new() });
+        }
         let variant = self.options.defines.is_some();
         let mut pp = Preprocessor::new(self.module, self.sink, self.resolver, &self.options.limits, variant);
         let mut joined = Vec::new();

@@ -14,9 +14,13 @@ use shaderlab_ir::{FileId, Interner, Name, Span};
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
     // the thread's pool, sized for dense code (a token per three bytes: generated or minified shaders come close);
-    // small ones (macro values) get their own, at the one-token-per-five-bytes of typical hand-written shaders.
+    // small ones get their own, at the one-token-per-five-bytes of typical hand-written shaders; tiny ones (`-D`
+    // values, mostly empty or one token) at their length, which no token count exceeds (an empty one allocates
+    // nothing).
     let out = if text.len() > 4096 {
         crate::pool::take(text.len() / 3 + 16)
+    } else if text.len() <= TINY_TEXT {
+        Vec::with_capacity(text.len())
     } else {
         Vec::with_capacity(text.len() / 5 + 16)
     };
@@ -24,6 +28,9 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     lexer.run(names);
     lexer.out
 }
+
+/// Texts up to this many bytes get a token vector of their length (see [`lex`]).
+const TINY_TEXT: usize = 32;
 
 struct Lexer<'a> {
     bytes: &'a [u8],

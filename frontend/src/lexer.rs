@@ -200,6 +200,30 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes[offset..].iter().position(|&c| c == b'\n').map(|i| offset + i)
 }
 
+/// The value of a float spelled `digits.digits` (no exponent) with at most 15 digits, or `None` for any other
+/// spelling. Such a value is an integer below 2^53 divided by a power of ten up to 10^15, both exact in an `f64`,
+/// so the one correctly rounded division gives exactly what `str::parse` gives (most shader literals, `0.5` and
+/// `1.0`, take this path instead of the general parser's).
+fn short_decimal(spelled: &str) -> Option<f64> {
+    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    let bytes = spelled.as_bytes();
+    if bytes.len() > 16 {
+        return None;
+    }
+    let mut mantissa: u64 = 0;
+    let mut fraction_digits = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => mantissa = mantissa * 10 + u64::from(b - b'0'),
+            b'.' if fraction_digits.is_none() => fraction_digits = Some(bytes.len() - i - 1),
+            _ => return None,
+        }
+    }
+    // Sixteen bytes with the dot are at most fifteen digits: below 10^15 < 2^53.
+    let scale = POW10.get(fraction_digits?)?;
+    Some(mantissa as f64 / scale)
+}
+
 #[inline]
 fn is_ident_continue(b: u8) -> bool {
     CLASS[b as usize] & IDENT_CONTINUE != 0
@@ -385,7 +409,8 @@ impl<'a> Lexer<'a> {
                 }
             }
             if is_float {
-                let value = text[start..pos].parse::<f64>().unwrap_or(0.0);
+                let spelled = &text[start..pos];
+                let value = short_decimal(spelled).unwrap_or_else(|| spelled.parse::<f64>().unwrap_or(0.0));
                 if matches!(self.at(pos), b'f' | b'F') {
                     pos += 1;
                 }
@@ -459,6 +484,55 @@ mod tests {
         assert!(matches!(kinds("1.0ff")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert!(matches!(kinds("4294967296")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert_eq!(kinds("09.5"), vec![TokenKind::Float(FloatValue::new(9.5))]);
+    }
+
+    #[test]
+    fn short_decimals_read_as_the_general_parser_reads_them() {
+        let mut spellings: Vec<String> = [
+            "0.0",
+            "1.0",
+            "0.5",
+            ".5",
+            "2.",
+            "0.1",
+            "0.2",
+            "0.3",
+            "3.14159",
+            "2.2",
+            "1.055",
+            "0.04045",
+            "12.92",
+            "0.0031308",
+            "999999999999999.",
+            ".000000000000001",
+            "123456789.012345",
+            "0.30000000000000004",
+            "1234567890123456.",
+            "00.10",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every 15-digit-or-shorter decimal of a pseudo-random sample, the dot at every place.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 999_999_999_999_999).to_string();
+            let dot = (x >> 40) as usize % (digits.len() + 1);
+            spellings.push(format!("{}.{}", &digits[..dot], &digits[dot..]));
+        }
+        for s in &spellings {
+            let general = s.parse::<f64>().expect("a float");
+            match short_decimal(s) {
+                Some(v) => assert_eq!(v.to_bits(), general.to_bits(), "{s}"),
+                None => assert!(s.len() > 16, "{s} should take the short path"),
+            }
+        }
+        assert_eq!(short_decimal("1e3"), None);
+        assert_eq!(short_decimal("1"), None);
+        assert_eq!(short_decimal("1..2"), None);
     }
 
     #[test]

@@ -160,33 +160,38 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         scope: shader_scope,
         span: shader.span,
     });
-    render_state::merge(&[&shader.level], shader.generation, &driver.module.names, driver.sink);
+    let mut shader_render = render_state::Merged::new(shader.generation);
+    shader_render.level(&shader.level, &driver.module.names, driver.sink);
 
-    // A level's state starts as a copy of its parent's; the last child takes the parent's own (nothing reads it
-    // after), so a shader with one subshader of one pass copies no tables.
+    // A level's state (preprocessor and parser state, render state) starts as a copy of its parent's; the last
+    // child takes the parent's own (nothing reads it after), so a shader with one subshader of one pass copies no
+    // tables.
     let sub_count = shader.subshaders.len();
     for (sub_index, sub) in shader.subshaders.iter_mut().enumerate() {
-        let mut sub_state = if sub_index + 1 == sub_count { std::mem::take(&mut root) } else { root.clone() };
+        let last_sub = sub_index + 1 == sub_count;
+        let mut sub_state = if last_sub { std::mem::take(&mut root) } else { root.clone() };
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
-        render_state::merge(&[&shader.level, &sub.level], shader.generation, &driver.module.names, driver.sink);
+        let tags = std::mem::take(&mut sub.level.tags);
+        let mut sub_render = if last_sub {
+            std::mem::replace(&mut shader_render, render_state::Merged::new(shader.generation))
+        } else {
+            shader_render.clone()
+        };
+        sub_render.level(&sub.level, &driver.module.names, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
             name: std::mem::take(&mut sub.name),
             name_span: sub.name_span,
-            tags: std::mem::take(&mut sub.level.tags),
+            tags,
             scope: sub_scope,
             passes: Vec::with_capacity(sub.passes.len()),
             span: sub.span,
         });
         let last_program = sub.passes.iter().rposition(|p| matches!(p, PassSyntax::Pass { .. }));
+        let pass_count = sub.passes.len();
         for (pass_index, pass) in sub.passes.iter_mut().enumerate() {
             let id = match pass {
                 PassSyntax::UsePass { path, span } => {
-                    let render_state = render_state::merge(
-                        &[&shader.level, &sub.level],
-                        shader.generation,
-                        &driver.module.names,
-                        driver.sink,
-                    );
+                    let render_state = sub_render.map().clone();
                     driver.module.passes.push(Pass {
                         name: path.clone(),
                         name_span: *span,
@@ -204,12 +209,13 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                         sub_state.clone()
                     };
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let render_state = render_state::merge(
-                        &[&shader.level, &sub.level, level],
-                        shader.generation,
-                        &driver.module.names,
-                        driver.sink,
-                    );
+                    let mut render = if pass_index + 1 == pass_count {
+                        std::mem::replace(&mut sub_render, render_state::Merged::new(shader.generation))
+                    } else {
+                        sub_render.clone()
+                    };
+                    render.level(level, &driver.module.names, driver.sink);
+                    let render_state = render.into_map();
                     // A missing entry is not reported when an unterminated comment or string swallowed the pass's
                     // text (that is the error); the pass's tokens are looked through only when an entry is missing.
                     let swallowed = || {

@@ -139,11 +139,27 @@ fn state_tag(kind: StateKind) -> u8 {
     kind as u8
 }
 
-/// Merge the render state of a chain of levels (outermost first). `names` spells the syntax's names.
-pub fn merge(levels: &[&LevelSyntax], generation: Generation, names: &Interner, sink: &mut Sink) -> RenderStateMap {
-    let mut env = Env { implicit_variables: !generation.requires_declarations(), ..Env::default() };
-    let mut map = RenderStateMap::default();
-    for level in levels {
+/// The render state of a chain of levels merged so far (outermost first): the properties set and the variables and
+/// named states the levels below can use. A level's result is the start of each of its children's, so every
+/// level is merged (and checked) once, not once per pass below it.
+#[derive(Clone)]
+pub struct Merged<'a> {
+    env: Env<'a>,
+    map: RenderStateMap,
+}
+
+impl<'a> Merged<'a> {
+    /// Nothing merged yet, under the rules of `generation`.
+    pub fn new(generation: Generation) -> Self {
+        Merged {
+            env: Env { implicit_variables: !generation.requires_declarations(), ..Env::default() },
+            map: RenderStateMap::default(),
+        }
+    }
+
+    /// Merge one more level (below those merged so far). `names` spells the syntax's names.
+    pub fn level(&mut self, level: &'a LevelSyntax, names: &Interner, sink: &mut Sink) {
+        let Merged { env, map } = self;
         for item in &level.render {
             match item {
                 RsItem::VarDecl { ty, name, .. } => {
@@ -152,13 +168,13 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, names: &Interner, 
                 RsItem::NamedState { kind, name, props, .. } => {
                     // Check the declaration even when it is never applied.
                     let mut scratch = RenderStateMap::default();
-                    apply(&env, names, *kind, props, &mut scratch, sink);
+                    apply(env, names, *kind, props, &mut scratch, sink);
                     env.named.insert((state_tag(*kind), name.as_str()), props);
                 }
-                RsItem::ApplyInline { kind, props, .. } => apply(&env, names, *kind, props, &mut map, sink),
+                RsItem::ApplyInline { kind, props, .. } => apply(env, names, *kind, props, map, sink),
                 RsItem::ApplyNamed { kind, name, name_span, .. } => {
                     match env.named.get(&(state_tag(*kind), name.as_str())) {
-                        Some(props) => apply(&env, names, *kind, props, &mut map, sink),
+                        Some(props) => apply(env, names, *kind, props, map, sink),
                         None => sink
                             .structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, *name_span),
                     }
@@ -173,7 +189,7 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, names: &Interner, 
                                 enum_member("RenderQueueType", names.resolve(*word)).unwrap_or(0),
                             ))
                         }
-                        other => check_value(&env, names, "RenderQueueType", kind, other, *value_span, sink),
+                        other => check_value(env, names, "RenderQueueType", kind, other, *value_span, sink),
                     };
                     if let Some(value) = value {
                         map.entries.insert(RENDER_QUEUE_KEY, RenderStateEntry { value, span: *value_span });
@@ -182,7 +198,15 @@ pub fn merge(levels: &[&LevelSyntax], generation: Generation, names: &Interner, 
             }
         }
     }
-    map
+
+    /// The merged properties.
+    pub fn map(&self) -> &RenderStateMap {
+        &self.map
+    }
+
+    pub fn into_map(self) -> RenderStateMap {
+        self.map
+    }
 }
 
 fn apply(env: &Env, names: &Interner, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {

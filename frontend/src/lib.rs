@@ -33,7 +33,7 @@ use shaderlab_ir::{
     SubShader,
 };
 use std::rc::Rc;
-use structure::{EntryAssign, LevelSyntax, PassSyntax};
+use structure::{EntryAssigns, LevelSyntax, PassSyntax};
 
 pub use preprocess::normalize_key;
 
@@ -316,9 +316,9 @@ impl Driver<'_> {
     }
 
     /// Check a pass's entry assignments: at most one each, naming a function defined in the pass's text.
-    fn entry(&mut self, stage: &str, assigns: &[EntryAssign], scope: ScopeId) -> Option<EntryRef> {
-        let first = assigns.first()?;
-        for dup in &assigns[1..] {
+    fn entry(&mut self, stage: &str, assigns: &EntryAssigns, scope: ScopeId) -> Option<EntryRef> {
+        let first = assigns.first.as_ref()?;
+        for dup in &assigns.repeats {
             self.sink.push(
                 Clue::new(
                     ClueKind::Structure(StructureClue::DuplicateEntryAssignment { stage: stage.into() }),

@@ -125,20 +125,32 @@ pub struct EntryAssign {
     pub name_span: Span,
 }
 
+/// A pass's assignments of one stage's entry: the first and the repeats (each an error). The first is kept inline:
+/// a pass has one of each, and needs no vector for them.
+#[derive(Clone, Debug, Default)]
+pub struct EntryAssigns {
+    pub first: Option<EntryAssign>,
+    pub repeats: Vec<EntryAssign>,
+}
+
+impl EntryAssigns {
+    fn push(&mut self, entry: EntryAssign) {
+        if self.first.is_none() {
+            self.first = Some(entry);
+        } else {
+            self.repeats.push(entry);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum PassSyntax {
-    UsePass {
-        path: String,
-        span: Span,
-    },
-    Pass {
-        name: String,
-        name_span: Span,
-        span: Span,
-        level: LevelSyntax,
-        vertex: Vec<EntryAssign>,
-        fragment: Vec<EntryAssign>,
-    },
+    UsePass { path: String, span: Span },
+    Pass { name: String, name_span: Span, span: Span, level: LevelSyntax, vertex: EntryAssigns, fragment: EntryAssigns },
 }
 
 #[derive(Clone, Debug)]
@@ -333,10 +345,10 @@ impl<'a, 's> StructParser<'a, 's> {
         &mut self,
         kind: LevelKind,
         on_child: &mut dyn FnMut(Child),
-    ) -> (LevelSyntax, Vec<EntryAssign>, Vec<EntryAssign>) {
+    ) -> (LevelSyntax, EntryAssigns, EntryAssigns) {
         let mut level = LevelSyntax::default();
-        let mut vertex = Vec::new();
-        let mut fragment = Vec::new();
+        let mut vertex = EntryAssigns::default();
+        let mut fragment = EntryAssigns::default();
         // GLSL nesting inside this level: braces decide where the level ends; parentheses and brackets only
         // whether a structure keyword can start here (a `;` or `}` resets them, so an unclosed `(` in broken
         // GLSL cannot swallow the rest of the level).
@@ -466,8 +478,8 @@ impl<'a, 's> StructParser<'a, 's> {
         kind: LevelKind,
         word: &str,
         level: &mut LevelSyntax,
-        vertex: &mut Vec<EntryAssign>,
-        fragment: &mut Vec<EntryAssign>,
+        vertex: &mut EntryAssigns,
+        fragment: &mut EntryAssigns,
         on_child: &mut dyn FnMut(Child),
     ) -> bool {
         match word {

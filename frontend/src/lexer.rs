@@ -12,6 +12,17 @@ use crate::token::{FloatValue, LexError, NumberError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
 
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
+    lex_text(text, file, names, None)
+}
+
+/// [`lex`], also noting in `directives` (cleared first) the index of every `#` token that starts its line, in
+/// order: the preprocessor's directive lines, found while lexing instead of by a second scan of the tokens.
+pub fn lex_noting_directives(text: &str, file: FileId, names: &mut Interner, directives: &mut Vec<u32>) -> Vec<Token> {
+    directives.clear();
+    lex_text(text, file, names, Some(directives))
+}
+
+fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&mut Vec<u32>>) -> Vec<Token> {
     // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
     // the thread's pool, sized for dense code (a token per three bytes: generated or minified shaders come close);
     // small ones get their own, at the one-token-per-five-bytes of typical hand-written shaders; tiny ones (`-D`
@@ -24,7 +35,7 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     } else {
         Vec::with_capacity(text.len() / 5 + 16)
     };
-    let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out };
+    let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives };
     lexer.run(names);
     lexer.out
 }
@@ -32,13 +43,15 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
 /// Texts up to this many bytes get a token vector of their length (see [`lex`]).
 const TINY_TEXT: usize = 32;
 
-struct Lexer<'a> {
+struct Lexer<'a, 'd> {
     bytes: &'a [u8],
     text: &'a str,
     file: FileId,
     /// The next token is the first of its line.
     line_start: bool,
     out: Vec<Token>,
+    /// Where to note the indices of line-starting `#` tokens (see [`lex_noting_directives`]).
+    directives: Option<&'d mut Vec<u32>>,
 }
 
 /// Byte classes, looked up once per byte on the lexer's hottest loops (identifiers and blanks) instead of a chain
@@ -85,6 +98,8 @@ enum Start {
     Quote,
     /// `\`: a line continuation when a line break follows, else an error run.
     Backslash,
+    /// `#`: a punctuator, and a directive line's start when it is the first token of its line.
+    Hash,
     /// A punctuator that never starts a longer one (`(`, `;`, ...).
     Single(Punct),
     /// A punctuator that may start a longer one (`+` of `+=` and `++`, ...).
@@ -102,6 +117,7 @@ static START: [Start; 256] = {
             b'/' => Start::Slash,
             b'"' => Start::Quote,
             b'\\' => Start::Backslash,
+            b'#' => Start::Hash,
             _ if class_of(c) & BLANK != 0 => Start::Blank,
             _ if class_of(c) & IDENT_START != 0 => Start::Ident,
             _ if c.is_ascii_digit() => Start::Digit,
@@ -249,7 +265,7 @@ fn skip_digits(bytes: &[u8], mut pos: usize, radix: u32) -> usize {
     pos
 }
 
-impl<'a> Lexer<'a> {
+impl<'a> Lexer<'a, '_> {
     /// The byte at `pos`, 0 past the end.
     #[inline(always)]
     fn at(&self, pos: usize) -> u8 {
@@ -284,6 +300,15 @@ impl<'a> Lexer<'a> {
                 Start::Newline => {
                     pos += 1;
                     self.line_start = true;
+                }
+                Start::Hash => {
+                    if self.line_start {
+                        if let Some(directives) = self.directives.as_deref_mut() {
+                            directives.push(self.out.len() as u32);
+                        }
+                    }
+                    pos += 1;
+                    self.push(TokenKind::Punct(Punct::Hash), empty, start, pos);
                 }
                 Start::Single(p) => {
                     pos += 1;

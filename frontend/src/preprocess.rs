@@ -10,7 +10,7 @@
 //! Includes are spliced in both modes; each inclusion gets its own file id, so spans point into the chunk.
 
 use crate::diag::Sink;
-use crate::lexer::lex;
+use crate::lexer::lex_noting_directives;
 use crate::pp_expr::{self, MacroValue};
 use crate::token::{LexError, Punct, Token, TokenKind};
 use crate::{IncludeResolver, Limits};
@@ -103,6 +103,9 @@ pub struct Preprocessor<'m> {
     /// Nesting of macro arguments being expanded.
     arg_depth: usize,
     empty: Name,
+    /// The directive lines (indices of their `#` tokens) of the chunk being included, noted by the lexer for
+    /// [`guard_name`]; reused from chunk to chunk.
+    chunk_directives: Vec<u32>,
 }
 
 struct FileCtx {
@@ -132,6 +135,7 @@ impl<'m> Preprocessor<'m> {
             expansion_budget: limits.max_macro_expansion_tokens,
             arg_depth: 0,
             empty,
+            chunk_directives: Vec::new(),
         }
     }
 
@@ -592,10 +596,13 @@ impl<'m> Preprocessor<'m> {
         // Lex the stored text in place (disjoint borrows of the source map and the interner).
         let module = &mut *self.module;
         let tokens = match module.sources.files.get(file) {
-            Some(f) => lex(&f.text, file, &mut module.names),
-            None => Vec::new(),
+            Some(f) => lex_noting_directives(&f.text, file, &mut module.names, &mut self.chunk_directives),
+            None => {
+                self.chunk_directives.clear();
+                Vec::new()
+            }
         };
-        let guard = guard_name(&tokens, &self.module.names);
+        let guard = guard_name(&tokens, &self.chunk_directives, &self.module.names);
         if let Some(first) = state.included.get(&key).cloned() {
             if first.guarded {
                 if first.unconditional {
@@ -787,7 +794,8 @@ fn split_args(toks: &[Token], start: usize) -> Option<(Vec<Vec<Token>>, usize)> 
 }
 
 /// The guard macro of a chunk shaped `#ifndef X` / `#define X` / ... / `#endif` with nothing after.
-fn guard_name(toks: &[Token], names: &shaderlab_ir::Interner) -> Option<Name> {
+/// `directives`: the indices of the chunk's line-starting `#` tokens, in order (see [`lex_noting_directives`]).
+fn guard_name(toks: &[Token], directives: &[u32], names: &shaderlab_ir::Interner) -> Option<Name> {
     let word = |i: usize| toks.get(i).map(|t| names.resolve(t.sym));
     if !(toks.first()?.is_punct(Punct::Hash) && word(1)? == "ifndef") {
         return None;
@@ -799,25 +807,22 @@ fn guard_name(toks: &[Token], names: &shaderlab_ir::Interner) -> Option<Name> {
     }
     // The matching #endif must be the last directive, with nothing after it.
     let mut depth = 0i32;
-    let mut i = 0;
-    while i < toks.len() {
-        if toks[i].is_punct(Punct::Hash) && toks[i].line_start {
-            match word(i + 1) {
-                Some("if" | "ifdef" | "ifndef") => depth += 1,
-                Some("endif") => {
-                    depth -= 1;
-                    if depth == 0 {
-                        let mut end = i + 1;
-                        while end < toks.len() && !toks[end].line_start {
-                            end += 1;
-                        }
-                        return (end == toks.len()).then_some(guard);
+    for &i in directives {
+        let i = i as usize;
+        match word(i + 1) {
+            Some("if" | "ifdef" | "ifndef") => depth += 1,
+            Some("endif") => {
+                depth -= 1;
+                if depth == 0 {
+                    let mut end = i + 1;
+                    while end < toks.len() && !toks[end].line_start {
+                        end += 1;
                     }
+                    return (end == toks.len()).then_some(guard);
                 }
-                _ => {}
             }
+            _ => {}
         }
-        i += 1;
     }
     None
 }

@@ -79,6 +79,38 @@ enum Branch {
     Kept,
 }
 
+/// What a directive's name (the word after `#`) names, read without copying the word.
+#[derive(Clone, Copy)]
+enum DirectiveName {
+    /// `#if`, `#ifdef` or `#ifndef`.
+    Cond(CondKind),
+    Elif,
+    Else,
+    Endif,
+    Define,
+    Undef,
+    Include,
+    /// Not a directive this preprocessor knows.
+    Other,
+}
+
+impl DirectiveName {
+    fn of(word: &str) -> Self {
+        match word {
+            "if" => Self::Cond(CondKind::If),
+            "ifdef" => Self::Cond(CondKind::Ifdef),
+            "ifndef" => Self::Cond(CondKind::Ifndef),
+            "elif" => Self::Elif,
+            "else" => Self::Else,
+            "endif" => Self::Endif,
+            "define" => Self::Define,
+            "undef" => Self::Undef,
+            "include" => Self::Include,
+            _ => Self::Other,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Frame {
     branch: Branch,
@@ -283,16 +315,11 @@ impl<'m> Preprocessor<'m> {
         let Some(name_tok) = line.get(1) else {
             return; // the null directive `#`
         };
-        let name = self.module.names.resolve(name_tok.sym).to_owned();
+        let name = DirectiveName::of(self.module.names.resolve(name_tok.sym));
         let rest = &line[2..];
         let active = Self::active(frames);
-        match name.as_str() {
-            "if" | "ifdef" | "ifndef" => {
-                let kind = match name.as_str() {
-                    "if" => CondKind::If,
-                    "ifdef" => CondKind::Ifdef,
-                    _ => CondKind::Ifndef,
-                };
+        match name {
+            DirectiveName::Cond(kind) => {
                 let condition = self.condition(kind, rest, span, active);
                 let parent_active = active;
                 let value = if parent_active { self.evaluate(&condition, state, rest) } else { Some(false) };
@@ -314,7 +341,7 @@ impl<'m> Preprocessor<'m> {
                     guard,
                 });
             }
-            "elif" => {
+            DirectiveName::Elif => {
                 let Some(frame) = frames.last().cloned() else {
                     self.unbalanced("#elif", "'#elif' without '#if'", span);
                     return;
@@ -335,7 +362,7 @@ impl<'m> Preprocessor<'m> {
                     }
                 }
             }
-            "else" => {
+            DirectiveName::Else => {
                 let Some(frame) = frames.last().cloned() else {
                     self.unbalanced("#else", "'#else' without '#if'", span);
                     return;
@@ -355,7 +382,7 @@ impl<'m> Preprocessor<'m> {
                     }
                 }
             }
-            "endif" => {
+            DirectiveName::Endif => {
                 let Some(frame) = frames.pop() else {
                     self.unbalanced("#endif", "'#endif' without '#if'", span);
                     return;
@@ -365,8 +392,8 @@ impl<'m> Preprocessor<'m> {
                 }
             }
             _ if !active => {}
-            "define" => self.define(line, rest, span, state, out),
-            "undef" => match rest.first() {
+            DirectiveName::Define => self.define(line, rest, span, state, out),
+            DirectiveName::Undef => match rest.first() {
                 Some(t) if t.kind == TokenKind::Ident => {
                     state.macros.remove(&t.sym);
                     if !self.variant {
@@ -375,12 +402,13 @@ impl<'m> Preprocessor<'m> {
                 }
                 _ => self.unexpected(rest.first(), "a macro name", span),
             },
-            "include" => {
+            DirectiveName::Include => {
                 let unconditional = frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
                 self.include(rest, span, state, ctx, out, unconditional);
             }
-            _ => {
-                self.sink.syntax(SyntaxClue::InvalidDirective { name: format!("#{name}") }, span);
+            DirectiveName::Other => {
+                let name = format!("#{}", self.module.names.resolve(name_tok.sym));
+                self.sink.syntax(SyntaxClue::InvalidDirective { name }, span);
             }
         }
     }

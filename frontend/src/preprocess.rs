@@ -237,9 +237,12 @@ impl<'m> Preprocessor<'m> {
                     // This token and the ordinary ones after it (up to the next directive, lexical error or macro
                     // use, which the cases above handle) are copied in this tighter loop. (Not with one
                     // `extend_from_slice`: a long `memcpy` counts more instructions than the pushes.)
+                    // It walks the slice itself (no index to bound-check and turn into an address per token)
+                    // and counts the copied tokens.
                     out.push(*t);
-                    i += 1;
-                    while let Some(next) = toks.get(i) {
+                    let start = i + 1;
+                    let mut copied = 0;
+                    for next in toks.get(start..).unwrap_or_default() {
                         if next.line_start {
                             if next.is_punct(Punct::Hash) {
                                 break;
@@ -251,10 +254,11 @@ impl<'m> Preprocessor<'m> {
                             TokenKind::Ident if variant && state.macros.contains_key(&next.sym) => break,
                             _ => {
                                 out.push(*next);
-                                i += 1;
+                                copied += 1;
                             }
                         }
                     }
+                    i = start + copied;
                 }
             }
         }

@@ -294,7 +294,8 @@ impl<'a> Lexer<'a, '_> {
                 }
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
                 Start::Newline => {
-                    pos += 1;
+                    // The next line's indentation is skipped here, without another dispatch.
+                    pos = skip_class(bytes, pos + 1, BLANK);
                     self.line_start = true;
                 }
                 Start::Hash => {

@@ -657,10 +657,8 @@ fn find_axes(module: &Module, facts: &Facts, tested: &Tested, fixed: &[(String, 
 
 /// Names the preserving resolution took for run-time macros, sorted.
 fn runtime_macros<'m>(module: &'m Module, facts: &Facts) -> BTreeSet<&'m str> {
-    let idents = &facts.resolution.idents;
-    let all = idents.global.values().chain(idents.functions.values().flat_map(|f| f.values()));
     let mut names = BTreeSet::new();
-    for resolved in all {
+    for resolved in facts.resolution.idents.values() {
         if let Resolved::Symbols(symbols) = resolved {
             for s in symbols {
                 if let Symbol::RuntimeMacro(n) = s {

@@ -12,10 +12,9 @@
 use crate::clue::{PassClue, PassClueKind, PassNote};
 use crate::resolve::{Resolution, Resolved, Symbol};
 use crate::small::SmallList;
-use crate::table::{ExprTable, Owner};
+use crate::table::{ArenaEntries, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
-use cranelift_entity::{EntityRef, SecondaryMap};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
@@ -186,33 +185,27 @@ impl Consts {
 }
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
-    let out = Consts::default();
+    // Filled arena by arena in table order (global, then each function), as `arena` folds them.
+    let out = Consts {
+        values: ExprTable::building_like(&res.idents),
+        constness: ExprTable::building_like(&res.idents),
+        ..Consts::default()
+    };
     let mut cx = Folder {
         m,
         res,
         typing,
         out,
-        current: None,
-        cur_constness: Vec::new(),
-        cur_values: Vec::new(),
-        cur_idents: &res.idents.global,
-        cur_types: &typing.exprs.global,
-        cur_callees: &typing.callees.global,
-        cur_access: &typing.access.global,
+        cur_idents: res.idents.get_arena(Owner::Global),
+        cur_types: typing.exprs.get_arena(Owner::Global),
+        cur_callees: typing.callees.get_arena(Owner::Global),
+        cur_access: typing.access.get_arena(Owner::Global),
         scratch_ids: Vec::new(),
     };
-    let (constness, values) = cx.arena(Owner::Global, &m.global_exprs);
-    cx.out.constness.global = constness;
-    cx.out.values.global = values;
-    let mut constness = Vec::with_capacity(m.functions.len());
-    let mut values = Vec::with_capacity(m.functions.len());
+    cx.arena(Owner::Global, &m.global_exprs);
     for (f, func) in m.functions.iter() {
-        let (c, v) = cx.arena(Owner::Function(f), &func.exprs);
-        constness.push(c);
-        values.push(v);
+        cx.arena(Owner::Function(f), &func.exprs);
     }
-    cx.out.constness.functions = SecondaryMap::from(constness);
-    cx.out.values.functions = SecondaryMap::from(values);
     cx.declarations();
     cx.out
 }
@@ -221,19 +214,14 @@ struct Folder<'m> {
     m: &'m Module,
     res: &'m Resolution,
     typing: &'m Typing,
-    /// The finished arenas (every arena once folding is done).
+    /// The tables, filled in arena order: an expression not folded yet (of the arena being folded or of a later
+    /// one) reads as unknown.
     out: Consts,
-    /// The arena being folded (`None` before and after). Its results so far, one per expression in arena order,
-    /// are `cur_constness` and `cur_values`; they move into `out` when it is done, so lookups go through
-    /// [`Folder::constness`] and [`Folder::value`], which know where each arena is.
-    current: Option<Owner>,
-    cur_constness: Vec<Constness>,
-    cur_values: Vec<Option<ConstValue>>,
     /// The earlier passes' tables of the arena being folded (looked up once per arena, not per expression).
-    cur_idents: &'m SecondaryMap<ExprId, Resolved>,
-    cur_types: &'m SecondaryMap<ExprId, Type>,
-    cur_callees: &'m SecondaryMap<ExprId, Callee>,
-    cur_access: &'m SecondaryMap<ExprId, Access>,
+    cur_idents: ArenaEntries<'m, Resolved>,
+    cur_types: ArenaEntries<'m, Type>,
+    cur_callees: ArenaEntries<'m, Callee>,
+    cur_access: ArenaEntries<'m, Access>,
     /// A buffer for argument lists (see [`Folder::arg_ids`]).
     scratch_ids: Vec<ExprId>,
 }
@@ -391,19 +379,13 @@ impl<'m> Folder<'m> {
     /// An expression not folded yet (never an operand: arena order is operands-first) is `Unknown`.
     #[inline]
     fn constness(&self, owner: Owner, e: ExprId) -> Constness {
-        match self.current {
-            Some(cur) if cur == owner => self.cur_constness.get(e.index()).copied().unwrap_or_default(),
-            _ => *self.out.constness.get(owner, e),
-        }
+        *self.out.constness.get(owner, e)
     }
 
     /// The value of `e`, like [`Folder::constness`].
     #[inline]
     fn value(&self, owner: Owner, e: ExprId) -> Option<&ConstValue> {
-        match self.current {
-            Some(cur) if cur == owner => self.cur_values.get(e.index()).and_then(Option::as_ref),
-            _ => self.out.values.get(owner, e).as_ref(),
-        }
+        self.out.values.get(owner, e).as_ref()
     }
 
     fn get(&self, owner: Owner, e: ExprId) -> (Constness, Option<ConstValue>) {
@@ -415,29 +397,17 @@ impl<'m> Folder<'m> {
         comps.map(|c| self.out.add_components(&c))
     }
 
-    /// Fold every expression of one arena, in arena order; returns its constness and value tables.
-    fn arena(
-        &mut self,
-        owner: Owner,
-        arena: &'m PrimaryMap<ExprId, Expression>,
-    ) -> (SecondaryMap<ExprId, Constness>, SecondaryMap<ExprId, Option<ConstValue>>) {
-        self.current = Some(owner);
-        self.cur_constness = Vec::with_capacity(arena.len());
-        self.cur_values = Vec::with_capacity(arena.len());
+    /// Fold every expression of one arena, in arena order, adding its constness and value to the tables.
+    fn arena(&mut self, owner: Owner, arena: &'m PrimaryMap<ExprId, Expression>) {
         self.cur_idents = self.res.idents.get_arena(owner);
         self.cur_types = self.typing.exprs.get_arena(owner);
         self.cur_callees = self.typing.callees.get_arena(owner);
         self.cur_access = self.typing.access.get_arena(owner);
         for (id, e) in arena.iter() {
             let (constness, value) = self.fold(owner, arena, id, e);
-            self.cur_constness.push(constness);
-            self.cur_values.push(value);
+            self.out.constness.push(constness);
+            self.out.values.push(value);
         }
-        self.current = None;
-        (
-            SecondaryMap::from(std::mem::take(&mut self.cur_constness)),
-            SecondaryMap::from(std::mem::take(&mut self.cur_values)),
-        )
     }
 
     /// The components of `e`'s value, when it is a scalar, vector or matrix constant.

@@ -200,10 +200,11 @@ pub fn resolve(module: &Module) -> Resolution {
 
 /// [`resolve`], with the context of every conditional branch it entered (for [`crate::typing`]).
 pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts) {
+    let idents = ExprTable::for_module(module);
     let out = Resolution {
-        idents: ExprTable::for_module(module),
-        calls: ExprTable::for_module(module),
-        macro_refs: ExprTable::for_module(module),
+        calls: ExprTable::like(&idents),
+        macro_refs: ExprTable::like(&idents),
+        idents,
         ..Resolution::default()
     };
     let mut r = Resolver {
@@ -1049,16 +1050,22 @@ impl<'m> Resolver<'m> {
         match &e.kind {
             Expr::Ident(n) => {
                 let r = self.lookup_value(*n, e.span, ctx);
-                *table_slot(&mut self.out.idents, owner, id) = r;
+                if let Some(slot) = self.out.idents.get_mut(owner, id) {
+                    *slot = r;
+                }
             }
             Expr::Call { callee, callee_span, args } => {
                 let t = self.lookup_call(*callee, *callee_span, ctx);
-                *table_slot(&mut self.out.calls, owner, id) = t;
+                if let Some(slot) = self.out.calls.get_mut(owner, id) {
+                    *slot = t;
+                }
                 self.args(owner, args, ctx);
             }
             Expr::MacroRef { name, args } => {
                 let defs = self.macro_defs(*name);
-                *table_slot(&mut self.out.macro_refs, owner, id) = defs;
+                if let Some(slot) = self.out.macro_refs.get_mut(owner, id) {
+                    *slot = defs;
+                }
                 if let Some(args) = args {
                     self.args(owner, args, ctx);
                 }
@@ -1097,14 +1104,6 @@ fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, ListRef<Ma
         }
     }
     by_name
-}
-
-/// The entry of `e` in `table` (written in place: cheaper than a call to `ExprTable::set` per expression).
-fn table_slot<T: Clone + Default>(table: &mut ExprTable<T>, owner: Owner, e: ExprId) -> &mut T {
-    match owner {
-        Owner::Global => &mut table.global[e],
-        Owner::Function(f) => &mut table.functions[f][e],
-    }
 }
 
 /// Declarations of one name that may coexist in one level: function overloads (different parameter types,

@@ -1,8 +1,8 @@
 //! Side tables keyed by expressions, which live in one arena per owner (a function, or the module's global
 //! expressions).
 
-use cranelift_entity::SecondaryMap;
 use shaderlab_ir::{ExprId, FunctionId};
+use std::sync::Arc;
 
 /// The arena an expression belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12,52 +12,143 @@ pub enum Owner {
     Function(FunctionId),
 }
 
-/// A value per expression, for every arena of a module.
+/// Where each arena's entries lie in a table's one list, as `(start, len)`: the global arena's first (at index
+/// 0, starting at 0), then each function's in function order (function `i` at index `i + 1`). The same for every
+/// table of a module, so the tables share it.
+type Layout = Arc<[(u32, u32)]>;
+
+/// A value per expression, for every arena of a module: one list for all arenas (one allocation per table, not
+/// one per function).
 #[derive(Clone, Debug, Default)]
 pub struct ExprTable<T: Clone + Default> {
-    pub global: SecondaryMap<ExprId, T>,
-    pub functions: SecondaryMap<FunctionId, SecondaryMap<ExprId, T>>,
+    entries: Vec<T>,
+    layout: Layout,
+    /// What an expression outside the table maps to.
+    default: T,
+}
+
+/// The entries of one arena of an [`ExprTable`], indexed by [`ExprId`] (an expression outside it maps to the
+/// default value).
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaEntries<'t, T> {
+    entries: &'t [T],
+    default: &'t T,
+}
+
+impl<T> ArenaEntries<'_, T> {
+    /// The entries in arena order.
+    pub fn values(&self) -> std::slice::Iter<'_, T> {
+        self.entries.iter()
+    }
+}
+
+impl<T> std::ops::Index<ExprId> for ArenaEntries<'_, T> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, e: ExprId) -> &T {
+        self.entries.get(cranelift_entity::EntityRef::index(e)).unwrap_or(self.default)
+    }
 }
 
 impl<T: Clone + Default> ExprTable<T> {
     pub fn new() -> Self {
-        ExprTable { global: SecondaryMap::new(), functions: SecondaryMap::new() }
+        Self::default()
     }
 
     /// A table with an entry (the default value) for every expression of the module.
     pub fn for_module(m: &shaderlab_ir::Module) -> Self {
-        /// A map with the default value for each of `n` expressions.
-        fn filled<T: Clone + Default>(n: usize) -> SecondaryMap<ExprId, T> {
-            let mut elems = Vec::with_capacity(n);
-            elems.resize_with(n, T::default);
-            SecondaryMap::from(elems)
-        }
-        let functions: Vec<SecondaryMap<ExprId, T>> = m.functions.values().map(|f| filled(f.exprs.len())).collect();
-        ExprTable { global: filled(m.global_exprs.len()), functions: SecondaryMap::from(functions) }
+        let mut end = 0;
+        let mut arena = |len: usize| {
+            let start = end;
+            end += len as u32;
+            (start, len as u32)
+        };
+        let layout: Layout = std::iter::once(m.global_exprs.len())
+            .chain(m.functions.values().map(|f| f.exprs.len()))
+            .map(&mut arena)
+            .collect();
+        Self::filled(layout)
+    }
+
+    /// A table for the same module as `other`, every entry the default value.
+    pub fn like<U: Clone + Default>(other: &ExprTable<U>) -> Self {
+        Self::filled(other.layout.clone())
+    }
+
+    /// A table with no entries yet, for the module of `other`: [`ExprTable::push`] adds them in order (every
+    /// arena's, global first); an entry not pushed yet reads as the default value.
+    pub fn building_like<U: Clone + Default>(other: &ExprTable<U>) -> Self {
+        let len = other.len();
+        ExprTable { entries: Vec::with_capacity(len), layout: other.layout.clone(), default: T::default() }
+    }
+
+    /// The number of entries of a full table.
+    fn len(&self) -> usize {
+        self.layout.last().map_or(0, |&(start, len)| (start + len) as usize)
+    }
+
+    fn filled(layout: Layout) -> Self {
+        let mut table = ExprTable { entries: Vec::new(), layout, default: T::default() };
+        let len = table.len();
+        table.entries.reserve_exact(len);
+        table.entries.resize_with(len, T::default);
+        table
+    }
+
+    /// The next entry, in the order of [`ExprTable::building_like`].
+    #[inline]
+    pub fn push(&mut self, value: T) {
+        self.entries.push(value);
+    }
+
+    /// `(start, len)` of `owner`'s arena in `entries` (empty for an arena the table does not have).
+    #[inline]
+    fn arena(&self, owner: Owner) -> (usize, usize) {
+        let k = match owner {
+            Owner::Global => 0,
+            Owner::Function(f) => cranelift_entity::EntityRef::index(f) + 1,
+        };
+        self.layout.get(k).map_or((0, 0), |&(start, len)| (start as usize, len as usize))
+    }
+
+    /// The index in `entries` of `e` of `owner`'s arena.
+    #[inline]
+    fn position(&self, owner: Owner, e: ExprId) -> Option<usize> {
+        let (start, len) = self.arena(owner);
+        let e = cranelift_entity::EntityRef::index(e);
+        (e < len).then_some(start + e)
     }
 
     #[inline]
     pub fn get(&self, owner: Owner, e: ExprId) -> &T {
-        match owner {
-            Owner::Global => &self.global[e],
-            Owner::Function(f) => &self.functions[f][e],
-        }
+        self.position(owner, e).and_then(|i| self.entries.get(i)).unwrap_or(&self.default)
     }
 
-    /// The map of one arena (for many lookups in it).
+    /// The entry of `e`, to write it (`None` for an expression outside the table).
     #[inline]
-    pub fn get_arena(&self, owner: Owner) -> &SecondaryMap<ExprId, T> {
-        match owner {
-            Owner::Global => &self.global,
-            Owner::Function(f) => &self.functions[f],
-        }
+    pub fn get_mut(&mut self, owner: Owner, e: ExprId) -> Option<&mut T> {
+        self.position(owner, e).and_then(|i| self.entries.get_mut(i))
+    }
+
+    /// The entries of one arena (for many lookups in it).
+    #[inline]
+    pub fn get_arena(&self, owner: Owner) -> ArenaEntries<'_, T> {
+        let (start, len) = self.arena(owner);
+        // A table being built has only part of its entries.
+        let end = (start + len).min(self.entries.len());
+        ArenaEntries { entries: self.entries.get(start.min(end)..end).unwrap_or_default(), default: &self.default }
     }
 
     #[inline]
     pub fn set(&mut self, owner: Owner, e: ExprId, value: T) {
-        match owner {
-            Owner::Global => self.global[e] = value,
-            Owner::Function(f) => self.functions[f][e] = value,
+        if let Some(slot) = self.get_mut(owner, e) {
+            *slot = value;
         }
+    }
+
+    /// Every entry: the global arena's, then each function's in function order.
+    pub fn values(&self) -> std::slice::Iter<'_, T> {
+        self.entries.iter()
     }
 }

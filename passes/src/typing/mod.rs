@@ -230,9 +230,10 @@ impl<'m> Typer<'m> {
 
     fn run(&mut self) {
         let m = self.m;
-        self.out.exprs = ExprTable::for_module(m);
-        self.out.callees = ExprTable::for_module(m);
-        self.out.access = ExprTable::for_module(m);
+        // The same layout as name resolution's tables.
+        self.out.exprs = ExprTable::like(&self.res.idents);
+        self.out.callees = ExprTable::like(&self.res.idents);
+        self.out.access = ExprTable::like(&self.res.idents);
         let mut locals = Vec::with_capacity(m.functions.len());
         let mut returns = Vec::with_capacity(m.functions.len());
         for (f, func) in m.functions.iter() {
@@ -584,11 +585,9 @@ impl<'m> Typer<'m> {
     /// Type an expression tree (post-order) and record every node.
     fn expr(&mut self, owner: Owner, id: ExprId) -> Type {
         let t = self.expr_inner(owner, id);
-        let slot = match owner {
-            Owner::Global => &mut self.out.exprs.global[id],
-            Owner::Function(f) => &mut self.out.exprs.functions[f][id],
-        };
-        *slot = t;
+        if let Some(slot) = self.out.exprs.get_mut(owner, id) {
+            *slot = t;
+        }
         t
     }
 

@@ -38,7 +38,7 @@ pub struct CallGraph {
 pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId> {
     let PassKind::Program { scope, .. } = &m.passes.get(pass)?.kind else { return None };
     let mut found = None;
-    for s in m.scope_chain(*scope) {
+    for &s in crate::resolve::scope_chain(m, *scope).iter() {
         Guarded::for_each_item(&m.scopes[s].items, &mut |item| {
             if let GlobalItem::Function(f) = item {
                 if m.functions[*f].name == name && m.functions[*f].body.is_some() {

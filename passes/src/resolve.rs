@@ -174,7 +174,6 @@ struct Decl {
     span: Span,
 }
 
-#[derive(Default)]
 struct Level {
     names: HashMap<Name, Vec<Decl>>,
     /// Every struct of this level by name, declared before or after (struct types are visible in the whole
@@ -183,8 +182,8 @@ struct Level {
     /// Members of the IO structs of the passes this level belongs to, visible as global names (the engine
     /// turns varyings into global variables of the same names).
     io_members: HashMap<Name, Vec<(StructId, Name)>>,
-    /// Every name declared anywhere in this level or the levels below it (for UseBeforeDeclaration).
-    all_names: HashSet<Name>,
+    /// The level's scope.
+    scope: ScopeId,
 }
 
 #[derive(Default)]
@@ -225,7 +224,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
             Span::default(),
         ),
         preserving: module.mode == Mode::Preserving,
-        scope_names: scope_names(module),
+        scope_names: None,
         pass_io: pass_io_members(module),
         incomplete: module.clues.iter().any(|c| {
             matches!(
@@ -237,17 +236,48 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         }),
     };
     // Levels are processed top-down; each scope once.
-    let mut children: HashMap<Option<ScopeId>, Vec<ScopeId>> =
-        HashMap::with_capacity_and_hasher(module.scopes.len(), Default::default());
-    for (id, scope) in module.scopes.iter() {
-        children.entry(scope.parent).or_default().push(id);
-    }
-    if let Some(roots) = children.get(&None).cloned() {
-        for root in roots {
-            r.scope(root, &children);
-        }
+    let children = Children::new(module);
+    for &(_, root) in children.of(None) {
+        r.scope(root, &children);
     }
     (r.out, r.contexts)
+}
+
+/// The scopes of a module by parent (the roots under `None`), each parent's in scope order.
+struct Children {
+    /// `(parent, scope)` sorted by parent, then scope.
+    by_parent: Vec<(Option<ScopeId>, ScopeId)>,
+}
+
+impl Children {
+    fn new(m: &Module) -> Self {
+        let mut by_parent: Vec<(Option<ScopeId>, ScopeId)> = m.scopes.iter().map(|(id, s)| (s.parent, id)).collect();
+        // Stable: each parent's children stay in scope order.
+        by_parent.sort_by_key(|&(parent, _)| parent);
+        Children { by_parent }
+    }
+
+    fn of(&self, parent: Option<ScopeId>) -> &[(Option<ScopeId>, ScopeId)] {
+        let start = self.by_parent.partition_point(|&(p, _)| p < parent);
+        let end = self.by_parent.partition_point(|&(p, _)| p <= parent);
+        self.by_parent.get(start..end).unwrap_or_default()
+    }
+}
+
+/// The scopes a scope sees, outermost first (shader, subshader, pass): [`Module::scope_chain`] without a heap
+/// allocation for the usual depth.
+pub(crate) fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
+    let mut chain = SmallList::one(scope);
+    let mut current = scope;
+    while let Some(parent) = m.scopes.get(current).and_then(|s| s.parent) {
+        if chain.contains(&parent) {
+            break;
+        }
+        chain.push(parent);
+        current = parent;
+    }
+    chain.reverse();
+    chain
 }
 
 /// Names declared by the items of each scope, and of the scopes below it.
@@ -274,7 +304,7 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
     let mut all = own.clone();
     for (id, _) in m.scopes.iter() {
         let names = own.get(&id).cloned().unwrap_or_default();
-        for ancestor in m.scope_chain(id) {
+        for &ancestor in scope_chain(m, id).iter() {
             all.entry(ancestor).or_default().extend(names.iter().copied());
         }
     }
@@ -283,57 +313,75 @@ fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
 
 /// The IO structs' members of one program pass, and the scopes its program includes.
 struct PassIo {
-    chain: Vec<ScopeId>,
+    chain: SmallList<ScopeId, 4>,
     /// `(struct, member name)` in struct order (vertex return, vertex parameter, fragment parameter; a struct
     /// used twice is listed twice) and member order.
     members: Vec<(StructId, Name)>,
 }
 
 /// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every program
-/// pass, in pass order (computed once per module; each level then takes those of the passes below it).
+/// pass, in pass order (computed once per module; each level then takes those of the passes below it). A pass
+/// without IO struct members is left out.
 fn pass_io_members(m: &Module) -> Vec<PassIo> {
     let mut out = Vec::new();
     for pass in m.passes.values() {
         let shaderlab_ir::PassKind::Program { scope: pass_scope, vertex, fragment } = &pass.kind else {
             continue;
         };
-        let chain = m.scope_chain(*pass_scope);
-        // Functions and structs of the pass's program, by name (the last declaration wins).
-        let mut functions: HashMap<Name, FunctionId> = HashMap::default();
-        let mut structs: HashMap<Name, StructId> = HashMap::default();
-        for s in &chain {
-            Guarded::for_each_item(&m.scopes[*s].items, &mut |item| match item {
-                GlobalItem::Function(f) if m.functions[*f].body.is_some() => {
-                    functions.insert(m.functions[*f].name, *f);
+        let chain = scope_chain(m, *pass_scope);
+        // The entries: the last definition with a body of each entry name in the pass's program.
+        let names = [vertex, fragment].map(|e| e.as_ref().map(|e| e.name));
+        let mut entries: [Option<FunctionId>; 2] = [None, None];
+        for s in chain.iter() {
+            Guarded::for_each_item(&m.scopes[*s].items, &mut |item| {
+                if let GlobalItem::Function(f) = item {
+                    let func = &m.functions[*f];
+                    for (entry, name) in entries.iter_mut().zip(names) {
+                        if func.body.is_some() && name == Some(func.name) {
+                            *entry = Some(*f);
+                        }
+                    }
                 }
-                GlobalItem::Struct(st) => {
-                    structs.insert(m.structs[*st].name, *st);
-                }
-                _ => {}
             });
         }
-        let struct_of = |spec: &TypeSpec| match m.types.get(spec.base) {
-            TypeInner::User(n) => structs.get(&n).copied(),
+        // The user type names of the entries' returns and first parameters, in struct order.
+        let user_type = |spec: &TypeSpec| match m.types.get(spec.base) {
+            TypeInner::User(n) => Some(n),
             _ => None,
         };
-        let mut io_structs = Vec::new();
-        for entry in [vertex, fragment].into_iter().flatten() {
-            let Some(f) = functions.get(&entry.name) else {
-                continue;
-            };
-            let func = &m.functions[*f];
-            io_structs.extend(struct_of(&func.return_type));
+        let mut wanted: SmallList<Name, 4> = SmallList::new();
+        for f in entries.into_iter().flatten() {
+            let func = &m.functions[f];
+            wanted.extend(user_type(&func.return_type));
             if let Some(Guarded::Item(p)) = func.params.first() {
                 if let ParamKind::Declared { local } = p.kind {
-                    io_structs.extend(struct_of(&func.locals[local].ty));
+                    wanted.extend(user_type(&func.locals[local].ty));
                 }
             }
         }
-        let mut members = Vec::new();
-        for s in io_structs {
-            Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push((s, mem.name)));
+        if wanted.is_empty() {
+            continue;
         }
-        out.push(PassIo { chain, members });
+        // The struct of each of those names: the last declaration in the pass's program.
+        let mut found: SmallList<Option<StructId>, 4> = wanted.iter().map(|_| None).collect();
+        for s in chain.iter() {
+            Guarded::for_each_item(&m.scopes[*s].items, &mut |item| {
+                if let GlobalItem::Struct(st) = item {
+                    for (slot, name) in found.iter_mut().zip(wanted.iter()) {
+                        if m.structs[*st].name == *name {
+                            *slot = Some(*st);
+                        }
+                    }
+                }
+            });
+        }
+        let mut members = Vec::new();
+        for s in found.iter().flatten() {
+            Guarded::for_each_item(&m.structs[*s].members, &mut |mem| members.push((*s, mem.name)));
+        }
+        if !members.is_empty() {
+            out.push(PassIo { chain, members });
+        }
     }
     out
 }
@@ -415,7 +463,9 @@ struct Resolver<'m> {
     /// Every local name of the current function with its first declaration (for UseBeforeDeclaration).
     local_names: HashMap<Name, Span>,
     preserving: bool,
-    scope_names: HashMap<ScopeId, HashSet<Name>>,
+    /// Every name declared anywhere in each scope or the scopes below it (for UseBeforeDeclaration; computed
+    /// on first use, by [`Resolver::declared_below`]).
+    scope_names: Option<HashMap<ScopeId, HashSet<Name>>>,
     /// The IO struct members of every program pass.
     pass_io: Vec<PassIo>,
     /// Where clues found in dead code go.
@@ -468,20 +518,23 @@ impl<'m> Resolver<'m> {
         &mut self.out.clues[last]
     }
 
-    fn scope(&mut self, id: ScopeId, children: &HashMap<Option<ScopeId>, Vec<ScopeId>>) {
+    fn scope(&mut self, id: ScopeId, children: &Children) {
         let mut structs: HashMap<Name, Vec<StructId>> = HashMap::default();
-        Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| {
-            if let GlobalItem::Struct(s) = item {
+        // At most one name per declaration.
+        let mut declarations = 0;
+        Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| match item {
+            GlobalItem::Struct(s) => {
                 structs.entry(self.m.structs[*s].name).or_default().push(*s);
+                declarations += 1;
             }
+            GlobalItem::Var(_) | GlobalItem::Function(_) => declarations += 1,
+            _ => {}
         });
-        let all_names = self.scope_names.remove(&id).unwrap_or_default();
         let level = Level {
-            // Room for the level's own names (`all_names` counts those of the levels below it too).
-            names: HashMap::with_capacity_and_hasher(all_names.len(), Default::default()),
-            all_names,
+            names: HashMap::with_capacity_and_hasher(declarations, Default::default()),
             structs,
             io_members: HashMap::default(),
+            scope: id,
         };
         self.levels.push(level);
         let io = io_members(&self.pass_io, id);
@@ -490,10 +543,8 @@ impl<'m> Resolver<'m> {
         }
         let items = &self.m.scopes[id].items;
         self.items(items, &CondCtx::default());
-        if let Some(kids) = children.get(&Some(id)).cloned() {
-            for kid in kids {
-                self.scope(kid, children);
-            }
+        for &(_, kid) in children.of(Some(id)) {
+            self.scope(kid, children);
         }
         self.levels.pop();
     }
@@ -834,9 +885,16 @@ impl<'m> Resolver<'m> {
             .find_map(|l| l.io_members.get(&name).and_then(|v| v.first()).map(|(s, n)| Symbol::IoMember(*s, *n)))
     }
 
-    fn declared_later(&self, name: Name, use_at: Span) -> bool {
+    fn declared_later(&mut self, name: Name, use_at: Span) -> bool {
         self.local_names.get(&name).is_some_and(|&at| at.file == use_at.file && at.start > use_at.start)
-            || self.levels.iter().any(|l| l.all_names.contains(&name))
+            || self.declared_below(name)
+    }
+
+    /// Whether `name` is declared anywhere in the current levels or the levels below them.
+    fn declared_below(&mut self, name: Name) -> bool {
+        let m = self.m;
+        let names = self.scope_names.get_or_insert_with(|| scope_names(m));
+        self.levels.iter().any(|l| names.get(&l.scope).is_some_and(|set| set.contains(&name)))
     }
 
     /// Visible value names for suggestions.
@@ -1000,7 +1058,7 @@ impl<'m> Resolver<'m> {
     #[inline(never)]
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
-        if self.levels.iter().any(|l| l.all_names.contains(&name)) {
+        if self.declared_below(name) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return CallTarget::Unresolved;
         }

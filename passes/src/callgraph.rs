@@ -11,7 +11,6 @@ use crate::table::Owner;
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::DfsPostOrder;
 use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
 
 /// One call site.
@@ -51,13 +50,13 @@ pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId
 }
 
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
-    let mut out = CallGraph::default();
-    let mut graph: DiGraph<FunctionId, Span> = DiGraph::new();
-    // One node per function, added in function order: a function's node index is its own index.
-    for f in m.functions.keys() {
-        graph.add_node(f);
-    }
-    let node = |f: FunctionId| NodeIndex::new(f.index());
+    let mut out = CallGraph {
+        calls: SecondaryMap::with_capacity(m.functions.len()),
+        entries: SecondaryMap::with_capacity(m.passes.len()),
+        vertex_order: SecondaryMap::with_capacity(m.passes.len()),
+        fragment_order: SecondaryMap::with_capacity(m.passes.len()),
+        clues: Vec::new(),
+    };
     // A call to a prototype goes to the definition with the same name and parameter types.
     let definition = |f: FunctionId| -> FunctionId {
         if m.functions[f].body.is_some() {
@@ -70,6 +69,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
             .map(|(id, _)| id)
             .unwrap_or(f)
     };
+    let mut any_call = false;
     for (f, func) in m.functions.iter() {
         let owner = Owner::Function(f);
         let mut sites = Vec::new();
@@ -87,13 +87,132 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
                 sites.push(CallSite { callee: definition(t), span: *callee_span });
             }
         }
-        for s in &sites {
-            graph.add_edge(node(f), node(s.callee), s.span);
-        }
+        any_call |= !sites.is_empty();
         out.calls[f] = sites;
     }
 
-    // Recursion: each strongly connected component with a cycle, once.
+    let mut walk = Walk::default();
+    if any_call && walk.has_cycle(&out.calls) {
+        out.clues = recursion_clues(m, &out.calls);
+    }
+
+    // Per pass: entries and reachable functions, callees first.
+    for (pass, p) in m.passes.iter() {
+        let PassKind::Program { vertex, fragment, .. } = &p.kind else { continue };
+        let v = vertex.as_ref().and_then(|e| entry_function(m, pass, e.name));
+        let fr = fragment.as_ref().and_then(|e| entry_function(m, pass, e.name));
+        out.entries[pass] = (v, fr);
+        out.vertex_order[pass] = walk.post_order(&out.calls, v);
+        out.fragment_order[pass] = walk.post_order(&out.calls, fr);
+    }
+    out
+}
+
+/// Buffers for walks of the call graph (kept from one walk to the next).
+#[derive(Default)]
+struct Walk {
+    /// Per function: 0 not seen yet, else a set of `ON_PATH`, `DISCOVERED`, `FINISHED`.
+    state: Vec<u8>,
+    stack: Vec<(FunctionId, usize)>,
+}
+
+const ON_PATH: u8 = 1;
+const DISCOVERED: u8 = 2;
+const FINISHED: u8 = 4;
+
+impl Walk {
+    fn reset(&mut self, functions: usize) {
+        self.state.clear();
+        self.state.resize(functions, 0);
+        self.stack.clear();
+    }
+
+    /// Whether the graph of `calls` has a cycle (a function that calls itself, directly or not).
+    fn has_cycle(&mut self, calls: &SecondaryMap<FunctionId, Vec<CallSite>>) -> bool {
+        self.reset(calls.values().len());
+        let Walk { state, stack: path } = self;
+        // The path: each function with the number of its calls followed so far.
+        for root in calls.keys() {
+            if state[root.index()] != 0 {
+                continue;
+            }
+            state[root.index()] = ON_PATH;
+            path.push((root, 0));
+            while let Some((f, next)) = path.last_mut() {
+                let f = *f;
+                match calls[f].get(*next) {
+                    Some(site) => {
+                        *next += 1;
+                        match state.get(site.callee.index()) {
+                            Some(&ON_PATH) => return true,
+                            Some(0) => {
+                                state[site.callee.index()] = ON_PATH;
+                                path.push((site.callee, 0));
+                            }
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        state[f.index()] = FINISHED;
+                        path.pop();
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The functions reachable from `entry`, callees before callers, `entry` last: a depth-first walk that
+    /// follows each function's calls in source order.
+    fn post_order(
+        &mut self,
+        calls: &SecondaryMap<FunctionId, Vec<CallSite>>,
+        entry: Option<FunctionId>,
+    ) -> Vec<FunctionId> {
+        let Some(entry) = entry else { return Vec::new() };
+        self.reset(calls.values().len());
+        let Walk { state, stack } = self;
+        let mut list = Vec::new();
+        stack.push((entry, 0));
+        while let Some(&(f, _)) = stack.last() {
+            let Some(s) = state.get_mut(f.index()) else {
+                stack.pop();
+                continue;
+            };
+            if *s & DISCOVERED == 0 {
+                // First visit: its callees go on the stack, the first call on top.
+                *s |= DISCOVERED;
+                for site in calls[f].iter().rev() {
+                    if state.get(site.callee.index()).is_some_and(|s| s & DISCOVERED == 0) {
+                        stack.push((site.callee, 0));
+                    }
+                }
+            } else {
+                stack.pop();
+                if *s & FINISHED == 0 {
+                    *s |= FINISHED;
+                    list.push(f);
+                }
+            }
+        }
+        list
+    }
+}
+
+/// A clue per recursion cycle (each strongly connected component with a cycle, once).
+fn recursion_clues(m: &Module, calls: &SecondaryMap<FunctionId, Vec<CallSite>>) -> Vec<PassClue> {
+    let mut out = Vec::new();
+    let mut graph: DiGraph<FunctionId, Span> = DiGraph::new();
+    // One node per function, added in function order: a function's node index is its own index.
+    for f in m.functions.keys() {
+        graph.add_node(f);
+    }
+    let node = |f: FunctionId| NodeIndex::new(f.index());
+    for (f, sites) in calls.iter() {
+        for s in sites {
+            graph.add_edge(node(f), node(s.callee), s.span);
+        }
+    }
     for scc in petgraph::algo::tarjan_scc(&graph) {
         let cyclic = scc.len() > 1 || scc.first().is_some_and(|&n| graph.find_edge(n, n).is_some());
         if !cyclic {
@@ -104,7 +223,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
         let first = members[0];
         // The call inside the cycle that targets its first function.
         let Some((caller, site)) =
-            members.iter().find_map(|&c| out.calls[c].iter().find(|s| s.callee == first).map(|s| (c, s.clone())))
+            members.iter().find_map(|&c| calls[c].iter().find(|s| s.callee == first).map(|s| (c, s.clone())))
         else {
             continue;
         };
@@ -112,7 +231,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
         let cycle = members.iter().map(|f| m.name(m.functions[*f].name).to_owned()).collect();
         let mut clue = PassClue::new(PassClueKind::Recursion { function: name, cycle }, site.span);
         for &c in &members {
-            for s in &out.calls[c] {
+            for s in &calls[c] {
                 if members.contains(&s.callee) && !(c == caller && s.span == site.span) {
                     clue.notes.push(PassNote {
                         span: Some(s.span),
@@ -125,26 +244,7 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
                 }
             }
         }
-        out.clues.push(clue);
-    }
-
-    // Per pass: entries and reachable functions, callees first.
-    for (pass, p) in m.passes.iter() {
-        let PassKind::Program { vertex, fragment, .. } = &p.kind else { continue };
-        let v = vertex.as_ref().and_then(|e| entry_function(m, pass, e.name));
-        let fr = fragment.as_ref().and_then(|e| entry_function(m, pass, e.name));
-        out.entries[pass] = (v, fr);
-        let order = |entry: Option<FunctionId>| -> Vec<FunctionId> {
-            let Some(entry) = entry.map(node) else { return Vec::new() };
-            let mut dfs = DfsPostOrder::new(&graph, entry);
-            let mut list = Vec::new();
-            while let Some(n) = dfs.next(&graph) {
-                list.push(graph[n]);
-            }
-            list
-        };
-        out.vertex_order[pass] = order(v);
-        out.fragment_order[pass] = order(fr);
+        out.push(clue);
     }
     out
 }

@@ -11,6 +11,7 @@ use crate::builtins;
 use crate::callgraph::CallGraph;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{Resolution, Resolved, Symbol};
+use crate::small::SmallList;
 use crate::table::Owner;
 use crate::ty::Ty;
 use crate::typing::{type_name, Callee, Type, Typing};
@@ -117,7 +118,8 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     // gl_Position) would report what the parse lost.
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
-    let mut cx = IoCx { m, res, typing, out: IoRoles::default(), reported: HashSet::default(), incomplete, scans };
+    let out = IoRoles { passes: SecondaryMap::with_capacity(m.passes.len()), clues: Vec::new() };
+    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -174,9 +176,9 @@ impl<'m> IoCx<'m> {
         self.push(PassClueKind::Io(clue), span, Vec::new());
     }
 
-    fn params(&self, f: FunctionId) -> Vec<(Option<Ty>, Span)> {
+    fn params(&self, f: FunctionId) -> SmallList<(Option<Ty>, Span), 2> {
         let func = &self.m.functions[f];
-        let mut out = Vec::new();
+        let mut out = SmallList::new();
         Guarded::for_each_item(&func.params, &mut |p| match p.kind {
             ParamKind::Declared { local } => out.push((self.typing.locals[f][local], p.span)),
             ParamKind::Macro { .. } => out.push((None, p.span)),
@@ -194,7 +196,7 @@ impl<'m> IoCx<'m> {
         let m = self.m;
         let mut io = PassIo { vertex_entry: v, fragment_entry: fr, ..PassIo::default() };
         // Roles from the entry signatures.
-        let mut roles: Vec<(StructId, &'static str, Span)> = Vec::new();
+        let mut roles: SmallList<(StructId, &'static str, Span), 4> = SmallList::new();
         if let Some(v) = v {
             let func = &m.functions[v];
             let ret = self.typing.returns[v];
@@ -257,17 +259,16 @@ impl<'m> IoCx<'m> {
         }
         // One struct, one role.
         roles.sort_by_key(|(_, _, span)| (span.file, span.start));
-        let mut seen: BTreeMap<StructId, &'static str> = BTreeMap::new();
-        for (s, role, span) in &roles {
-            match seen.get(s) {
-                Some(first) if first != role => {
+        // The first role of each struct (at most four roles).
+        let mut seen: SmallList<(StructId, &'static str), 4> = SmallList::new();
+        for (s, role, span) in roles.iter() {
+            match seen.iter().find(|(t, _)| t == s).map(|(_, first)| *first) {
+                Some(first) if first != *role => {
                     let name = m.name(m.structs[*s].name).to_owned();
-                    self.io(IoClue::StructRoleConflict { name, first: (*first).into(), second: (*role).into() }, *span);
+                    self.io(IoClue::StructRoleConflict { name, first: first.into(), second: (*role).into() }, *span);
                 }
                 Some(_) => {}
-                None => {
-                    seen.insert(*s, role);
-                }
+                None => seen.push((*s, role)),
             }
         }
         if let Some(a) = io.attributes {
@@ -280,12 +281,12 @@ impl<'m> IoCx<'m> {
             self.check_mrt(s);
         }
         // Uses, per stage.
-        let inputs_v: Vec<StructId> = io.attributes.into_iter().collect();
-        let inputs_f: Vec<StructId> = io.varyings.into_iter().collect();
+        let (attributes, varyings) = (io.attributes, io.varyings);
+        let (inputs_v, inputs_f) = (attributes.as_slice(), varyings.as_slice());
         // The pass's IO structs (all `uses` reads of `io`; the closures below only add to its sets).
         let stage_io = [io.attributes, io.varyings, io.mrt];
         for &f in vorder {
-            self.uses(f, Stage::Vertex, stage_io, &inputs_v, v, &mut |kind, s, name, write| match kind {
+            self.uses(f, Stage::Vertex, stage_io, inputs_v, v, &mut |kind, s, name, write| match kind {
                 UseKind::Member if Some(s) == io.attributes && !write => {
                     io.attributes_read.insert(name);
                 }
@@ -296,7 +297,7 @@ impl<'m> IoCx<'m> {
             });
         }
         for &f in forder {
-            self.uses(f, Stage::Fragment, stage_io, &inputs_f, fr, &mut |kind, s, name, write| {
+            self.uses(f, Stage::Fragment, stage_io, inputs_f, fr, &mut |kind, s, name, write| {
                 if kind == UseKind::Member && Some(s) == io.varyings && !write {
                     io.varyings_read.insert(name);
                 }
@@ -307,13 +308,15 @@ impl<'m> IoCx<'m> {
             io.vertex_builtins.extend(scan.builtins_written.iter().map(|(n, _)| *n));
             self.put_scan(f, scan);
         }
-        // First write of each fragment output builtin, in source order.
-        let mut first_writes: BTreeMap<&'static str, Span> = BTreeMap::new();
+        // First write of each fragment output mechanism's builtin, in source order.
+        const OUTPUT_BUILTINS: [&str; 2] = ["gl_FragColor", "gl_FragData"];
+        let mut first_writes: [Option<Span>; 2] = [None, None];
         for &f in forder {
             let scan = self.take_scan(f);
             for &(name, span) in &scan.builtins_written {
                 io.fragment_builtins.insert(name);
-                let slot = first_writes.entry(name).or_insert(span);
+                let Some(i) = OUTPUT_BUILTINS.iter().position(|b| *b == name) else { continue };
+                let slot = first_writes[i].get_or_insert(span);
                 if (span.file, span.start) < (slot.file, slot.start) {
                     *slot = span;
                 }
@@ -350,8 +353,7 @@ impl<'m> IoCx<'m> {
             if mechanisms.len() > 1 {
                 // The culprit: the builtin write that adds a second mechanism (the later one when both are
                 // builtins; the builtin write when the entry also returns its output).
-                let writes: Vec<Span> =
-                    ["gl_FragColor", "gl_FragData"].iter().filter_map(|b| first_writes.get(b).copied()).collect();
+                let writes: SmallList<Span, 2> = first_writes.iter().flatten().copied().collect();
                 let span = writes
                     .iter()
                     .copied()

@@ -25,6 +25,7 @@ use shaderlab_ir::{
     ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, LocalId, MacroId, Mode, Module,
     Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
+use std::cell::OnceCell;
 
 /// What a name in expression position stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,6 +43,9 @@ pub enum Symbol {
 
 /// The symbols a name resolves to: almost always one, kept inline.
 pub type Symbols = SmallList<Symbol, 1>;
+
+/// The structs a type name resolves to: almost always one, kept inline.
+pub type StructList = SmallList<StructId, 1>;
 
 /// The resolution of an identifier expression.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,7 +90,7 @@ pub struct Resolution {
     /// The structs of every [`CallTarget::Constructor`], one list after the other.
     pub call_structs: Vec<StructId>,
     /// User type names, by the span of the type specifier, to their struct declarations.
-    pub type_names: HashMap<Span, Vec<StructId>>,
+    pub type_names: HashMap<Span, StructList>,
     /// The variant context of each function and global.
     pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,
     pub global_ctx: SecondaryMap<GlobalId, Option<CondCtx>>,
@@ -177,11 +181,12 @@ struct Decl {
 struct Level {
     names: HashMap<Name, Vec<Decl>>,
     /// Every struct of this level by name, declared before or after (struct types are visible in the whole
-    /// level: the engine emits structs before the functions that use them).
-    structs: HashMap<Name, Vec<StructId>>,
+    /// level: the engine emits structs before the functions that use them). Built on first use.
+    structs: OnceCell<HashMap<Name, StructList>>,
     /// Members of the IO structs of the passes this level belongs to, visible as global names (the engine
-    /// turns varyings into global variables of the same names).
-    io_members: HashMap<Name, Vec<(StructId, Name)>>,
+    /// turns varyings into global variables of the same names): the first `(struct, member)` of each name, in
+    /// pass order. Built on first use.
+    io_members: OnceCell<HashMap<Name, (StructId, Name)>>,
     /// The level's scope.
     scope: ScopeId,
 }
@@ -189,7 +194,7 @@ struct Level {
 #[derive(Default)]
 struct LocalScope {
     names: HashMap<Name, Vec<(LocalId, CondCtx, Span)>>,
-    structs: HashMap<Name, Vec<StructId>>,
+    structs: HashMap<Name, StructList>,
     functions: HashMap<Name, Vec<FunctionId>>,
 }
 
@@ -386,19 +391,27 @@ fn pass_io_members(m: &Module) -> Vec<PassIo> {
     out
 }
 
-/// Members of the IO structs of every pass whose program includes `scope`, by name, each `(struct, member)`
-/// once, in pass order.
-fn io_members(passes: &[PassIo], scope: ScopeId) -> HashMap<Name, Vec<(StructId, Name)>> {
-    let mut out: HashMap<Name, Vec<(StructId, Name)>> = HashMap::default();
+/// Members of the IO structs of every pass whose program includes `scope`, by name: the first `(struct,
+/// member)` of each name, in pass order.
+fn io_members(passes: &[PassIo], scope: ScopeId) -> HashMap<Name, (StructId, Name)> {
+    let mut out: HashMap<Name, (StructId, Name)> = HashMap::default();
     for pass in passes.iter().filter(|p| p.chain.contains(&scope)) {
         for &(s, name) in &pass.members {
-            let list = out.entry(name).or_default();
-            if !list.contains(&(s, name)) {
-                list.push((s, name));
-            }
+            out.entry(name).or_insert((s, name));
         }
     }
     out
+}
+
+/// The structs of a scope by name, in declaration order.
+fn level_structs(m: &Module, scope: ScopeId) -> HashMap<Name, StructList> {
+    let mut structs: HashMap<Name, StructList> = HashMap::default();
+    Guarded::for_each_item(&m.scopes[scope].items, &mut |item| {
+        if let GlobalItem::Struct(s) = item {
+            structs.entry(m.structs[*s].name).or_default().push(*s);
+        }
+    });
+    structs
 }
 
 fn is_macro_style(name: &str) -> bool {
@@ -519,28 +532,20 @@ impl<'m> Resolver<'m> {
     }
 
     fn scope(&mut self, id: ScopeId, children: &Children) {
-        let mut structs: HashMap<Name, Vec<StructId>> = HashMap::default();
         // At most one name per declaration.
         let mut declarations = 0;
-        Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| match item {
-            GlobalItem::Struct(s) => {
-                structs.entry(self.m.structs[*s].name).or_default().push(*s);
+        Guarded::for_each_item(&self.m.scopes[id].items, &mut |item| {
+            if matches!(item, GlobalItem::Struct(_) | GlobalItem::Var(_) | GlobalItem::Function(_)) {
                 declarations += 1;
             }
-            GlobalItem::Var(_) | GlobalItem::Function(_) => declarations += 1,
-            _ => {}
         });
         let level = Level {
             names: HashMap::with_capacity_and_hasher(declarations, Default::default()),
-            structs,
-            io_members: HashMap::default(),
+            structs: OnceCell::new(),
+            io_members: OnceCell::new(),
             scope: id,
         };
         self.levels.push(level);
-        let io = io_members(&self.pass_io, id);
-        if let Some(level) = self.levels.last_mut() {
-            level.io_members = io;
-        }
         let items = &self.m.scopes[id].items;
         self.items(items, &CondCtx::default());
         for &(_, kid) in children.of(Some(id)) {
@@ -835,7 +840,7 @@ impl<'m> Resolver<'m> {
         }
     }
 
-    fn lookup_struct(&self, name: Name, ctx: &CondCtx) -> Option<Vec<StructId>> {
+    fn lookup_struct(&self, name: Name, ctx: &CondCtx) -> Option<StructList> {
         // Every map below is keyed by struct names: a name no struct has (a function, a builtin) is none.
         if !self.struct_names.contains(&name) {
             return None;
@@ -849,7 +854,7 @@ impl<'m> Resolver<'m> {
             let Some(decls) = level.names.get(&name) else {
                 continue;
             };
-            let found: Vec<StructId> = decls
+            let found: StructList = decls
                 .iter()
                 .filter(|d| d.ctx.compatible_memo(ctx, &self.self_compatible))
                 .filter_map(|d| match d.kind {
@@ -861,7 +866,8 @@ impl<'m> Resolver<'m> {
                 return Some(found);
             }
         }
-        self.levels.iter().rev().find_map(|l| l.structs.get(&name).cloned())
+        let m = self.m;
+        self.levels.iter().rev().find_map(|l| l.structs.get_or_init(|| level_structs(m, l.scope)).get(&name).cloned())
     }
 
     fn visible_struct_names(&self) -> Vec<&'m str> {
@@ -882,7 +888,8 @@ impl<'m> Resolver<'m> {
         self.levels
             .iter()
             .rev()
-            .find_map(|l| l.io_members.get(&name).and_then(|v| v.first()).map(|(s, n)| Symbol::IoMember(*s, *n)))
+            .find_map(|l| l.io_members.get_or_init(|| io_members(&self.pass_io, l.scope)).get(&name).copied())
+            .map(|(s, n)| Symbol::IoMember(s, n))
     }
 
     fn declared_later(&mut self, name: Name, use_at: Span) -> bool {
@@ -1025,7 +1032,7 @@ impl<'m> Resolver<'m> {
     fn lookup_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         if let Some(structs) = self.lookup_struct(name, ctx) {
             let start = self.out.call_structs.len();
-            self.out.call_structs.extend(structs);
+            self.out.call_structs.extend_from_slice(&structs);
             return CallTarget::Constructor(ListRef::since(&self.out.call_structs, start));
         }
         let pool = &mut self.out.call_functions;

@@ -708,11 +708,7 @@ impl<'m> Folder<'m> {
             let _ = g;
         }
         for (_, s) in m.structs.iter() {
-            let mut specs = Vec::new();
-            Guarded::for_each_item(&s.members, &mut |mem| specs.push(&mem.ty));
-            for spec in specs {
-                self.spec(spec, Owner::Global);
-            }
+            Guarded::for_each_item(&s.members, &mut |mem| self.spec(&mem.ty, Owner::Global));
         }
         for (f, func) in m.functions.iter() {
             let owner = Owner::Function(f);

@@ -392,34 +392,31 @@ impl<'m> IoCx<'m> {
 
     fn check_io_struct(&mut self, s: StructId, varyings: bool) {
         let m = self.m;
-        let mut members = Vec::new();
-        Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push(mem));
-        for mem in members {
-            let ty = self.member_ty(s, mem.name);
-            let name = m.name(mem.name).to_owned();
-            let Some(ty) = ty else { continue };
+        Guarded::for_each_item(&m.structs[s].members, &mut |mem| {
+            let Some(ty) = self.member_ty(s, mem.name) else { return };
+            let name = || m.name(mem.name).to_owned();
             let base = match &ty {
                 Ty::Array(a) if varyings => a.elem(),
                 other => *other,
             };
             match &base {
-                Ty::Struct(_) => self.io(IoClue::NestedIOStruct { member: name }, mem.span),
+                Ty::Struct(_) => self.io(IoClue::NestedIOStruct { member: name() }, mem.span),
                 Ty::Scalar(ScalarKind::Bool)
                 | Ty::Vector(ScalarKind::Bool, _)
                 | Ty::Sampler(_)
                 | Ty::Array(..)
                 | Ty::Void => {
                     let ty = type_name(m, &ty);
-                    self.io(IoClue::InvalidVaryingStruct { member: name, ty }, mem.span);
+                    self.io(IoClue::InvalidVaryingStruct { member: name(), ty }, mem.span);
                 }
                 Ty::Scalar(ScalarKind::Int | ScalarKind::Uint) | Ty::Vector(ScalarKind::Int | ScalarKind::Uint, _)
                     if varyings && mem.qualifiers.interpolation != Some(Interpolation::Flat) =>
                 {
-                    self.io(IoClue::NonFlatIntegerVarying { member: name }, mem.span);
+                    self.io(IoClue::NonFlatIntegerVarying { member: name() }, mem.span);
                 }
                 _ => {}
             }
-        }
+        });
     }
 
     fn member_ty(&self, s: StructId, name: Name) -> Option<Ty> {
@@ -439,7 +436,6 @@ impl<'m> IoCx<'m> {
         let mut used: BTreeMap<i64, Span> = BTreeMap::new();
         let location = m.names.lookup("location");
         for mem in members {
-            let name = m.name(mem.name).to_owned();
             let loc = mem.qualifiers.layout.iter().find(|l| Some(l.name) == location).and_then(|l| l.value);
             let reason = match loc {
                 None => Some("missing 'layout(location = N)'".to_owned()),
@@ -457,6 +453,7 @@ impl<'m> IoCx<'m> {
             let reason =
                 reason.or_else(|| (!ty_ok).then(|| "an MRT member is a float, int or uint scalar or vector".into()));
             if let Some(reason) = reason {
+                let name = m.name(mem.name).to_owned();
                 self.io(IoClue::InvalidMrtLocation { member: name, reason }, mem.span);
             }
         }

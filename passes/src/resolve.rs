@@ -16,7 +16,7 @@
 
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
-use crate::small::SmallList;
+use crate::small::{OneOrMore, SmallList};
 use crate::table::{ExprTable, Owner};
 use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
@@ -26,6 +26,7 @@ use shaderlab_ir::{
     Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use std::cell::OnceCell;
+use std::collections::hash_map::Entry;
 
 /// What a name in expression position stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,7 +180,8 @@ struct Decl {
 }
 
 struct Level {
-    names: HashMap<Name, Vec<Decl>>,
+    /// Each name's declarations (most names have one: kept inline).
+    names: HashMap<Name, OneOrMore<Decl>>,
     /// Every struct of this level by name, declared before or after (struct types are visible in the whole
     /// level: the engine emits structs before the functions that use them). Built on first use.
     structs: OnceCell<HashMap<Name, StructList>>,
@@ -193,7 +195,7 @@ struct Level {
 
 #[derive(Default)]
 struct LocalScope {
-    names: HashMap<Name, Vec<(LocalId, CondCtx, Span)>>,
+    names: HashMap<Name, OneOrMore<(LocalId, CondCtx, Span)>>,
     structs: HashMap<Name, StructList>,
     functions: HashMap<Name, Vec<FunctionId>>,
 }
@@ -593,12 +595,13 @@ impl<'m> Resolver<'m> {
                 .push(crate::clue::PassNote { span: Some(first.span), message: "previous declaration is here".into() });
         }
         if let Some(level) = self.levels.last_mut() {
-            // Most names have one declaration: room for one (growing only for overloads and variants).
-            level.names.entry(name).or_insert_with(|| Vec::with_capacity(1)).push(Decl {
-                kind,
-                ctx: ctx.clone(),
-                span,
-            });
+            let decl = Decl { kind, ctx: ctx.clone(), span };
+            match level.names.entry(name) {
+                Entry::Occupied(mut decls) => decls.get_mut().push(decl),
+                Entry::Vacant(slot) => {
+                    slot.insert(OneOrMore::One(decl));
+                }
+            }
         }
     }
 
@@ -701,8 +704,13 @@ impl<'m> Resolver<'m> {
             }
         }
         if let Some(scope) = self.locals.last_mut() {
-            // Most names have one declaration: room for one.
-            scope.names.entry(name).or_insert_with(|| Vec::with_capacity(1)).push((local, ctx.clone(), l.name_span));
+            let decl = (local, ctx.clone(), l.name_span);
+            match scope.names.entry(name) {
+                Entry::Occupied(mut decls) => decls.get_mut().push(decl),
+                Entry::Vacant(slot) => {
+                    slot.insert(OneOrMore::One(decl));
+                }
+            }
         }
     }
 

@@ -141,6 +141,43 @@ impl<T: Copy + fmt::Debug, const N: usize> fmt::Debug for SmallList<T, N> {
     }
 }
 
+/// One item inline, more on the heap (for items that are not `Copy`). Reads as a slice (through `Deref`).
+#[derive(Clone, Debug)]
+pub enum OneOrMore<T> {
+    One(T),
+    More(Vec<T>),
+}
+
+impl<T> OneOrMore<T> {
+    pub fn as_slice(&self) -> &[T] {
+        self
+    }
+
+    /// Append an item (moving the list to the heap on the second).
+    pub fn push(&mut self, item: T) {
+        match self {
+            OneOrMore::More(items) => items.push(item),
+            OneOrMore::One(_) => {
+                if let OneOrMore::One(first) = std::mem::replace(self, OneOrMore::More(Vec::new())) {
+                    *self = OneOrMore::More(vec![first, item]);
+                }
+            }
+        }
+    }
+}
+
+impl<T> Deref for OneOrMore<T> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        match self {
+            OneOrMore::One(item) => std::slice::from_ref(item),
+            OneOrMore::More(items) => items,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::SmallList;
@@ -158,5 +195,14 @@ mod tests {
         assert_eq!(list, (1..4).collect());
         assert_eq!(SmallList::<u32, 2>::from(vec![7]), SmallList::one(7));
         assert_eq!(format!("{:?}", SmallList::<u32, 2>::from_slice(&[4, 5])), "[4, 5]");
+    }
+
+    #[test]
+    fn one_or_more_keeps_order() {
+        let mut list = super::OneOrMore::One(String::from("a"));
+        assert_eq!(&*list, ["a"]);
+        list.push("b".into());
+        list.push("c".into());
+        assert_eq!(&*list, ["a", "b", "c"]);
     }
 }

@@ -245,9 +245,8 @@ impl<'m> Typer<'m> {
         // One entry per function and per local, in arena order (what indexing each in turn would build).
         self.out.locals = SecondaryMap::from(locals);
         self.out.returns = SecondaryMap::from(returns);
-        for (g, global) in m.globals.iter() {
-            self.out.globals[g] = self.spec_ty(&global.ty, Owner::Global);
-        }
+        let globals: Vec<Option<Ty>> = m.globals.values().map(|g| self.spec_ty(&g.ty, Owner::Global)).collect();
+        self.out.globals = SecondaryMap::from(globals);
         // Walk every scope's items in order, with their variant contexts.
         for (_, scope) in m.scopes.iter() {
             self.items(&scope.items, &CondCtx::default());

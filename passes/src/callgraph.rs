@@ -170,6 +170,9 @@ impl Walk {
         entry: Option<FunctionId>,
     ) -> Vec<FunctionId> {
         let Some(entry) = entry else { return Vec::new() };
+        if calls[entry].is_empty() {
+            return vec![entry];
+        }
         self.reset(calls.values().len());
         let Walk { state, stack } = self;
         let mut list = Vec::new();

@@ -119,7 +119,8 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
     let out = IoRoles { passes: SecondaryMap::with_capacity(m.passes.len()), clues: Vec::new() };
-    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans };
+    let mut cx =
+        IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools: ScanPools::default() };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -142,10 +143,14 @@ struct IoCx<'m> {
     /// Per function (by index), what its expressions hold for IO, scanned on first use: passes and stages share
     /// functions, and each looks only at these.
     scans: Vec<Option<FunctionScan>>,
+    /// The scans' lists.
+    pools: ScanPools,
 }
 
-/// The expressions of one function that IO roles look at.
-struct FunctionScan {
+/// The expressions the functions' scans found, one function's after the other (in scan order): each
+/// [`FunctionScan`] is a range of each pool.
+#[derive(Default)]
+struct ScanPools {
     /// In arena order: member accesses of struct fields, identifiers resolving to IO members or builtins, struct
     /// constructors and builtin calls.
     uses: Vec<ExprId>,
@@ -153,6 +158,30 @@ struct FunctionScan {
     written: Vec<bool>,
     /// Builtins written (as assignment targets), with the span of each write, in arena order.
     builtins_written: Vec<(&'static str, Span)>,
+}
+
+/// The expressions of one function that IO roles look at: its ranges of the [`ScanPools`].
+#[derive(Clone, Copy)]
+struct FunctionScan {
+    uses: (u32, u32),
+    /// Where the function's expressions start in `written`.
+    written: u32,
+    builtins_written: (u32, u32),
+}
+
+impl ScanPools {
+    fn uses(&self, scan: &FunctionScan) -> &[ExprId] {
+        self.uses.get(scan.uses.0 as usize..scan.uses.1 as usize).unwrap_or_default()
+    }
+
+    fn written(&self, scan: &FunctionScan, e: ExprId) -> bool {
+        self.written.get(scan.written as usize + e.index()).copied().unwrap_or(false)
+    }
+
+    fn builtins_written(&self, scan: &FunctionScan) -> &[(&'static str, Span)] {
+        let (start, end) = scan.builtins_written;
+        self.builtins_written.get(start as usize..end as usize).unwrap_or_default()
+    }
 }
 
 /// A struct-typed parameter or return: the struct, when the type is a struct.
@@ -304,16 +333,15 @@ impl<'m> IoCx<'m> {
             });
         }
         for &f in vorder {
-            let scan = self.take_scan(f);
-            io.vertex_builtins.extend(scan.builtins_written.iter().map(|(n, _)| *n));
-            self.put_scan(f, scan);
+            let scan = self.scan(f);
+            io.vertex_builtins.extend(self.pools.builtins_written(&scan).iter().map(|(n, _)| *n));
         }
         // First write of each fragment output mechanism's builtin, in source order.
         const OUTPUT_BUILTINS: [&str; 2] = ["gl_FragColor", "gl_FragData"];
         let mut first_writes: [Option<Span>; 2] = [None, None];
         for &f in forder {
-            let scan = self.take_scan(f);
-            for &(name, span) in &scan.builtins_written {
+            let scan = self.scan(f);
+            for &(name, span) in self.pools.builtins_written(&scan) {
                 io.fragment_builtins.insert(name);
                 let Some(i) = OUTPUT_BUILTINS.iter().position(|b| *b == name) else { continue };
                 let slot = first_writes[i].get_or_insert(span);
@@ -321,7 +349,6 @@ impl<'m> IoCx<'m> {
                     *slot = span;
                 }
             }
-            self.put_scan(f, scan);
         }
         // Vertex position.
         if let Some(v) = v {
@@ -459,29 +486,30 @@ impl<'m> IoCx<'m> {
         }
     }
 
-    /// The scan of a function (made on the first call): give it back with [`IoCx::put_scan`].
-    fn take_scan(&mut self, f: FunctionId) -> FunctionScan {
-        match self.scans.get_mut(f.index()).and_then(Option::take) {
-            Some(scan) => scan,
-            None => self.scan_function(f),
+    /// The scan of a function (made on the first call).
+    fn scan(&mut self, f: FunctionId) -> FunctionScan {
+        if let Some(Some(scan)) = self.scans.get(f.index()) {
+            return *scan;
         }
-    }
-
-    fn put_scan(&mut self, f: FunctionId, scan: FunctionScan) {
+        let scan = self.scan_function(f);
         if let Some(slot) = self.scans.get_mut(f.index()) {
             *slot = Some(scan);
         }
+        scan
     }
 
-    fn scan_function(&self, f: FunctionId) -> FunctionScan {
+    fn scan_function(&mut self, f: FunctionId) -> FunctionScan {
         let func = &self.m.functions[f];
         let owner = Owner::Function(f);
         let typing = self.typing;
         let (access, types, callees) =
             (typing.access.get_arena(owner), typing.exprs.get_arena(owner), typing.callees.get_arena(owner));
         let idents = self.res.idents.get_arena(owner);
-        let mut scan =
-            FunctionScan { uses: Vec::new(), written: vec![false; func.exprs.len()], builtins_written: Vec::new() };
+        let pools = &mut self.pools;
+        let (uses_start, written_start, builtins_start) =
+            (pools.uses.len(), pools.written.len(), pools.builtins_written.len());
+        pools.written.resize(written_start + func.exprs.len(), false);
+        let written = pools.written.get_mut(written_start..).unwrap_or_default();
         for (id, e) in func.exprs.iter() {
             let used = match &e.kind {
                 Expr::Member { base, .. } => {
@@ -495,7 +523,7 @@ impl<'m> IoCx<'m> {
                 Expr::Assign { target, .. } | Expr::IncDec { target, .. } => {
                     let mut t = *target;
                     loop {
-                        if let Some(w) = scan.written.get_mut(t.index()) {
+                        if let Some(w) = written.get_mut(t.index()) {
                             *w = true;
                         }
                         match &func.exprs[t].kind {
@@ -506,7 +534,7 @@ impl<'m> IoCx<'m> {
                     if let Resolved::Symbols(s) = &idents[t] {
                         for sym in s {
                             if let Symbol::Builtin(name) = sym {
-                                scan.builtins_written.push((*name, e.span));
+                                pools.builtins_written.push((*name, e.span));
                             }
                         }
                     }
@@ -515,10 +543,14 @@ impl<'m> IoCx<'m> {
                 _ => false,
             };
             if used {
-                scan.uses.push(id);
+                pools.uses.push(id);
             }
         }
-        scan
+        FunctionScan {
+            uses: (uses_start as u32, pools.uses.len() as u32),
+            written: written_start as u32,
+            builtins_written: (builtins_start as u32, pools.builtins_written.len() as u32),
+        }
     }
 
     /// Visit IO-struct member uses of a function; report stage mismatches and writes to stage inputs.
@@ -558,15 +590,17 @@ impl<'m> IoCx<'m> {
                 _ => None,
             })
         });
-        let scan = self.take_scan(f);
+        let scan = self.scan(f);
+        // The pools are only read below (and go back at the end).
+        let pools = std::mem::take(&mut self.pools);
         // This function's tables, looked up once.
         let typing = self.typing;
         let (access, types, callees) =
             (typing.access.get_arena(owner), typing.exprs.get_arena(owner), typing.callees.get_arena(owner));
         let idents = self.res.idents.get_arena(owner);
-        for &id in &scan.uses {
+        for &id in pools.uses(&scan) {
             let e = &func.exprs[id];
-            let write = scan.written[id.index()];
+            let write = pools.written(&scan, id);
             match &e.kind {
                 Expr::Member { base, member, .. } => {
                     let exists = matches!(access[id], crate::typing::Access::Field(_));
@@ -638,7 +672,7 @@ impl<'m> IoCx<'m> {
                 _ => {}
             }
         }
-        self.put_scan(f, scan);
+        self.pools = pools;
     }
 
     fn not_writable(&mut self, s: StructId, member: Name, stage: Stage, span: Span) {

@@ -2,6 +2,7 @@
 
 use super::{same_type, Access, Swizzle, Type, Typer, UnknownReason};
 use crate::clue::TypeClue;
+use crate::small::SmallList;
 use crate::table::Owner;
 use crate::ty::{ArrayLen, Ty};
 use shaderlab_ir::{ExprId, Guarded, Span, StructId};
@@ -47,7 +48,8 @@ impl<'m> Typer<'m> {
         if args.iter().any(|(t, _)| t.known().is_none()) {
             return Type::Known(*target);
         }
-        let known: Vec<(&Ty, Span)> = args.iter().filter_map(|(t, s)| t.known().map(|t| (t, *s))).collect();
+        // Inline for up to four arguments (a `vec4` of scalars).
+        let known: SmallList<(Ty, Span), 4> = args.iter().filter_map(|(t, s)| t.known().map(|t| (*t, *s))).collect();
         // The target's name is only needed for a clue: spelled on demand.
         let m = self.m;
         let ty_name = || super::type_name(m, target);

@@ -245,6 +245,7 @@ impl<'m> Typer<'m> {
         // One entry per function and per local, in arena order (what indexing each in turn would build).
         self.out.locals = SecondaryMap::from(locals);
         self.out.returns = SecondaryMap::from(returns);
+        self.out.has_switch = SecondaryMap::with_capacity(m.functions.len());
         let globals: Vec<Option<Ty>> = m.globals.values().map(|g| self.spec_ty(&g.ty, Owner::Global)).collect();
         self.out.globals = SecondaryMap::from(globals);
         // Walk every scope's items in order, with their variant contexts.

@@ -18,7 +18,8 @@ pub enum Owner {
 type Layout = Arc<[(u32, u32)]>;
 
 /// A value per expression, for every arena of a module: one list for all arenas (one allocation per table, not
-/// one per function).
+/// one per function), allocated on the first write (a table nothing is written to, such as the call targets of a
+/// module without calls, costs no allocation; its entries all read as the default value).
 #[derive(Clone, Debug, Default)]
 pub struct ExprTable<T: Clone + Default> {
     entries: Vec<T>,
@@ -68,16 +69,17 @@ impl<T: Clone + Default> ExprTable<T> {
             .chain(m.functions.values().map(|f| f.exprs.len()))
             .map(&mut arena)
             .collect();
-        Self::filled(layout)
+        ExprTable { entries: Vec::new(), layout, default: T::default() }
     }
 
     /// A table for the same module as `other`, every entry the default value.
     pub fn like<U: Clone + Default>(other: &ExprTable<U>) -> Self {
-        Self::filled(other.layout.clone())
+        ExprTable { entries: Vec::new(), layout: other.layout.clone(), default: T::default() }
     }
 
     /// A table with no entries yet, for the module of `other`: [`ExprTable::push`] adds them in order (every
-    /// arena's, global first); an entry not pushed yet reads as the default value.
+    /// arena's, global first); an entry not pushed yet reads as the default value. Such a table is not written
+    /// through [`ExprTable::get_mut`] or [`ExprTable::set`] (the first write would fill it).
     pub fn building_like<U: Clone + Default>(other: &ExprTable<U>) -> Self {
         let len = other.len();
         ExprTable { entries: Vec::with_capacity(len), layout: other.layout.clone(), default: T::default() }
@@ -88,12 +90,12 @@ impl<T: Clone + Default> ExprTable<T> {
         self.layout.last().map_or(0, |&(start, len)| (start + len) as usize)
     }
 
-    fn filled(layout: Layout) -> Self {
-        let mut table = ExprTable { entries: Vec::new(), layout, default: T::default() };
-        let len = table.len();
-        table.entries.reserve_exact(len);
-        table.entries.resize_with(len, T::default);
-        table
+    /// Every entry not there yet, with the default value (on the first write).
+    #[inline(never)]
+    fn fill(&mut self) {
+        let len = self.len();
+        self.entries.reserve_exact(len.saturating_sub(self.entries.len()));
+        self.entries.resize_with(len, T::default);
     }
 
     /// The next entry, in the order of [`ExprTable::building_like`].
@@ -128,7 +130,11 @@ impl<T: Clone + Default> ExprTable<T> {
     /// The entry of `e`, to write it (`None` for an expression outside the table).
     #[inline]
     pub fn get_mut(&mut self, owner: Owner, e: ExprId) -> Option<&mut T> {
-        self.position(owner, e).and_then(|i| self.entries.get_mut(i))
+        let i = self.position(owner, e)?;
+        if i >= self.entries.len() {
+            self.fill();
+        }
+        self.entries.get_mut(i)
     }
 
     /// The entries of one arena (for many lookups in it).

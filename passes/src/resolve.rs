@@ -219,7 +219,9 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         levels: Vec::new(),
         locals: Vec::new(),
         spare_scopes: Vec::new(),
+        body_of: None,
         local_names: HashMap::default(),
+        local_names_of: None,
         function_suggestions: HashMap::default(),
         macros_by_name: None,
         macro_names: module.macros.values().map(|d| d.name).collect(),
@@ -475,8 +477,12 @@ struct Resolver<'m> {
     locals: Vec<LocalScope>,
     /// Emptied scopes kept for reuse (their maps keep their tables).
     spare_scopes: Vec<LocalScope>,
-    /// Every local name of the current function with its first declaration (for UseBeforeDeclaration).
+    /// The function whose body is being resolved.
+    body_of: Option<FunctionId>,
+    /// Every local name of `body_of` with its first declaration (for UseBeforeDeclaration), when
+    /// `local_names_of == body_of` (built on first use, by [`Resolver::declared_later`]).
     local_names: HashMap<Name, Span>,
+    local_names_of: Option<FunctionId>,
     preserving: bool,
     /// Every name declared anywhere in each scope or the scopes below it (for UseBeforeDeclaration; computed
     /// on first use, by [`Resolver::declared_below`]).
@@ -641,15 +647,12 @@ impl<'m> Resolver<'m> {
         });
         self.declare_global(f.name, DeclKind::Function(id), f.name_span, ctx);
         let Some(body) = &f.body else { return };
-        self.local_names.clear();
-        for l in f.locals.values() {
-            self.local_names.entry(l.name).or_insert(l.name_span);
-        }
+        self.body_of = Some(id);
         self.push_scope();
         self.params(id, &f.params, ctx);
         self.stmts(id, &body.stmts, ctx);
         self.pop_scope();
-        self.local_names.clear();
+        self.body_of = None;
     }
 
     fn params(&mut self, f: FunctionId, params: &'m [Guarded<shaderlab_ir::Param>], ctx: &CondCtx) {
@@ -901,8 +904,19 @@ impl<'m> Resolver<'m> {
     }
 
     fn declared_later(&mut self, name: Name, use_at: Span) -> bool {
-        self.local_names.get(&name).is_some_and(|&at| at.file == use_at.file && at.start > use_at.start)
-            || self.declared_below(name)
+        if let Some(f) = self.body_of {
+            if self.local_names_of != Some(f) {
+                self.local_names.clear();
+                for l in self.m.functions[f].locals.values() {
+                    self.local_names.entry(l.name).or_insert(l.name_span);
+                }
+                self.local_names_of = Some(f);
+            }
+            if self.local_names.get(&name).is_some_and(|&at| at.file == use_at.file && at.start > use_at.start) {
+                return true;
+            }
+        }
+        self.declared_below(name)
     }
 
     /// Whether `name` is declared anywhere in the current levels or the levels below them.

@@ -233,7 +233,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
             Span::default(),
         ),
         preserving: module.mode == Mode::Preserving,
-        scope_names: None,
+        declared_under_roots: None,
         pass_io: pass_io_members(module),
         incomplete: module.clues.iter().any(|c| {
             matches!(
@@ -289,35 +289,23 @@ pub(crate) fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
     chain
 }
 
-/// Names declared by the items of each scope, and of the scopes below it.
-fn scope_names(m: &Module) -> HashMap<ScopeId, HashSet<Name>> {
-    let mut own: HashMap<ScopeId, HashSet<Name>> =
-        HashMap::with_capacity_and_hasher(m.scopes.len(), Default::default());
+/// Every name declared (as a global, function or struct) by the items of a scope, with the root of that scope's
+/// tree (the first of its [`scope_chain`]): one entry per declaration, nothing copied into the scopes above.
+fn declared_under_roots(m: &Module) -> HashSet<(Name, ScopeId)> {
+    let mut out = HashSet::default();
     for (id, scope) in m.scopes.iter() {
-        // At most one name per item (a conditional region holds several: the set grows then).
-        let set =
-            own.entry(id).or_insert_with(|| HashSet::with_capacity_and_hasher(scope.items.len(), Default::default()));
-        Guarded::for_each_item(&scope.items, &mut |item| match item {
-            GlobalItem::Var(g) => {
-                set.insert(m.globals[*g].name);
-            }
-            GlobalItem::Function(f) => {
-                set.insert(m.functions[*f].name);
-            }
-            GlobalItem::Struct(s) => {
-                set.insert(m.structs[*s].name);
-            }
-            _ => {}
+        let root = scope_chain(m, id).first().copied().unwrap_or(id);
+        Guarded::for_each_item(&scope.items, &mut |item| {
+            let name = match item {
+                GlobalItem::Var(g) => m.globals[*g].name,
+                GlobalItem::Function(f) => m.functions[*f].name,
+                GlobalItem::Struct(s) => m.structs[*s].name,
+                _ => return,
+            };
+            out.insert((name, root));
         });
     }
-    let mut all = own.clone();
-    for (id, _) in m.scopes.iter() {
-        let names = own.get(&id).cloned().unwrap_or_default();
-        for &ancestor in scope_chain(m, id).iter() {
-            all.entry(ancestor).or_default().extend(names.iter().copied());
-        }
-    }
-    all
+    out
 }
 
 /// The IO structs' members of one program pass, and the scopes its program includes.
@@ -484,9 +472,9 @@ struct Resolver<'m> {
     local_names: HashMap<Name, Span>,
     local_names_of: Option<FunctionId>,
     preserving: bool,
-    /// Every name declared anywhere in each scope or the scopes below it (for UseBeforeDeclaration; computed
-    /// on first use, by [`Resolver::declared_below`]).
-    scope_names: Option<HashMap<ScopeId, HashSet<Name>>>,
+    /// Every declared name with the root of its scope's tree (for UseBeforeDeclaration; computed on first use,
+    /// by [`Resolver::declared_below`]).
+    declared_under_roots: Option<HashSet<(Name, ScopeId)>>,
     /// The IO struct members of every program pass.
     pass_io: Vec<PassIo>,
     /// Where clues found in dead code go.
@@ -922,8 +910,10 @@ impl<'m> Resolver<'m> {
     /// Whether `name` is declared anywhere in the current levels or the levels below them.
     fn declared_below(&mut self, name: Name) -> bool {
         let m = self.m;
-        let names = self.scope_names.get_or_insert_with(|| scope_names(m));
-        self.levels.iter().any(|l| names.get(&l.scope).is_some_and(|set| set.contains(&name)))
+        let declared = self.declared_under_roots.get_or_insert_with(|| declared_under_roots(m));
+        // The levels are a chain from a root down (see `resolve_recording`), so the scopes below any of them are
+        // exactly the scopes of the first one's tree.
+        self.levels.first().is_some_and(|l| declared.contains(&(name, l.scope)))
     }
 
     /// Visible value names for suggestions.

@@ -36,7 +36,13 @@ pub struct ArenaEntries<'t, T> {
     default: &'t T,
 }
 
-impl<T> ArenaEntries<'_, T> {
+impl<'t, T> ArenaEntries<'t, T> {
+    /// The entry of `e` (like indexing, but borrowed for as long as the table is).
+    #[inline]
+    pub fn get(&self, e: ExprId) -> &'t T {
+        self.entries.get(cranelift_entity::EntityRef::index(e)).unwrap_or(self.default)
+    }
+
     /// The entries in arena order.
     pub fn values(&self) -> std::slice::Iter<'_, T> {
         self.entries.iter()
@@ -48,7 +54,7 @@ impl<T> std::ops::Index<ExprId> for ArenaEntries<'_, T> {
 
     #[inline]
     fn index(&self, e: ExprId) -> &T {
-        self.entries.get(cranelift_entity::EntityRef::index(e)).unwrap_or(self.default)
+        self.get(e)
     }
 }
 

@@ -14,7 +14,7 @@ pub mod ops;
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
-use crate::table::{ExprTable, Owner};
+use crate::table::{ArenaEntries, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
@@ -153,6 +153,7 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         arg_pool: Vec::new(),
         out: Typing::default(),
         current: None,
+        cur: None,
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
     };
@@ -171,9 +172,28 @@ struct Typer<'m> {
     arg_pool: Vec<Vec<(Type, Span)>>,
     out: Typing,
     current: Option<FunctionId>,
+    /// The arena of the function being typed, looked up once per function rather than once per expression.
+    cur: Option<Cursor<'m>>,
     ctx: CondCtx,
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
     dead_clue: PassClue,
+}
+
+/// One owner's expression arena and its entries in the resolution's tables (for many lookups in it).
+struct Cursor<'m> {
+    owner: Owner,
+    exprs: &'m cranelift_entity::PrimaryMap<ExprId, Expression>,
+    idents: ArenaEntries<'m, Resolved>,
+}
+
+impl<'m> Cursor<'m> {
+    fn of(m: &'m Module, res: &'m Resolution, owner: Owner) -> Self {
+        let exprs = match owner {
+            Owner::Global => &m.global_exprs,
+            Owner::Function(f) => &m.functions[f].exprs,
+        };
+        Cursor { owner, exprs, idents: res.idents.get_arena(owner) }
+    }
 }
 
 /// A placeholder for the dead-code clue slot.
@@ -198,10 +218,25 @@ pub fn type_name(m: &Module, t: &Ty) -> String {
 
 impl<'m> Typer<'m> {
     fn arena(&self, owner: Owner) -> &'m cranelift_entity::PrimaryMap<ExprId, Expression> {
+        if let Some(cur) = &self.cur {
+            if owner == cur.owner {
+                return cur.exprs;
+            }
+        }
         match owner {
             Owner::Global => &self.m.global_exprs,
             Owner::Function(f) => &self.m.functions[f].exprs,
         }
+    }
+
+    /// What identifier `id` of `owner` resolved to.
+    fn resolved(&self, owner: Owner, id: ExprId) -> &'m Resolved {
+        if let Some(cur) = &self.cur {
+            if owner == cur.owner {
+                return cur.idents.get(id);
+            }
+        }
+        self.res.idents.get(owner, id)
     }
 
     fn clue(&mut self, kind: TypeClue, span: Span) -> &mut PassClue {
@@ -325,6 +360,7 @@ impl<'m> Typer<'m> {
         let func = &m.functions[f];
         let owner = Owner::Function(f);
         self.current = Some(f);
+        self.cur = Some(Cursor::of(m, self.res, owner));
         self.spec_dims(&func.return_type, owner);
         if let Some(Ty::Sampler(_)) = self.out.returns[f] {
             let ty = self.name_of(&Ty::Sampler(match self.out.returns[f] {
@@ -339,6 +375,7 @@ impl<'m> Typer<'m> {
             self.stmts(f, &body.stmts, &ctx);
         }
         self.current = None;
+        self.cur = None;
     }
 
     fn stmts(&mut self, f: FunctionId, stmts: &'m [Guarded<Statement>], ctx: &CondCtx) {
@@ -550,7 +587,7 @@ impl<'m> Typer<'m> {
                     _ => None,
                 }
             }
-            Expr::Ident(_) => match self.res.idents.get(owner, e) {
+            Expr::Ident(_) => match self.resolved(owner, e) {
                 Resolved::Symbols(s) => match s.as_slice() {
                     [Symbol::Global(g)] if m.globals[*g].qualifiers.storage == Some(Storage::Const) => {
                         self.int_value(Owner::Global, m.globals[*g].init?, depth + 1)
@@ -760,7 +797,7 @@ impl<'m> Typer<'m> {
             }
             Expr::Member { base, member, member_span } => {
                 let b = self.expr(owner, *base);
-                if let Resolved::Symbols(s) = self.res.idents.get(owner, *base) {
+                if let Resolved::Symbols(s) = self.resolved(owner, *base) {
                     if s.as_slice() == [Symbol::Builtin(builtins::DEPTH_RANGE)] {
                         return match builtins::depth_range_field(m.name(*member)) {
                             Some(t) => Type::Known(t),
@@ -853,7 +890,7 @@ impl<'m> Typer<'m> {
     }
 
     fn ident(&mut self, owner: Owner, id: ExprId) -> Type {
-        match self.res.idents.get(owner, id) {
+        match self.resolved(owner, id) {
             Resolved::Symbols(symbols) if symbols.len() == 1 => self.symbol_type(owner, &symbols[0]),
             Resolved::Symbols(symbols) => {
                 let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(owner, s)).collect();
@@ -925,7 +962,7 @@ impl<'m> Typer<'m> {
         let expr = &self.arena(owner)[e];
         match &expr.kind {
             Expr::Ident(n) => {
-                let Resolved::Symbols(symbols) = self.res.idents.get(owner, e) else {
+                let Resolved::Symbols(symbols) = self.resolved(owner, e) else {
                     return None;
                 };
                 let name = m.name(*n);
@@ -1174,6 +1211,7 @@ pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMe
         arg_pool: Vec::new(),
         out: Typing::default(),
         current: None,
+        cur: None,
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
     };

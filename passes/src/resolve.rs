@@ -26,6 +26,9 @@ use shaderlab_ir::{
     Name, ParamKind, ScopeId, Span, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use std::cell::OnceCell;
+
+/// An owner's expressions.
+type Arena = cranelift_entity::PrimaryMap<ExprId, shaderlab_ir::Expression>;
 use std::collections::hash_map::Entry;
 
 /// What a name in expression position stands for.
@@ -1108,11 +1111,13 @@ impl<'m> Resolver<'m> {
         by_name.get(&name).copied().unwrap_or_default()
     }
 
-    fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
+    fn args(&mut self, owner: Owner, arena: &'m Arena, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
         for a in args {
             match a {
-                Guarded::Item(e) => self.expr(owner, *e, ctx),
-                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.args(owner, items, ctx)),
+                Guarded::Item(e) => self.expr_in(owner, arena, *e, ctx),
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, &mut |r, items, ctx| r.args(owner, arena, items, ctx))
+                }
             }
         }
     }
@@ -1123,6 +1128,11 @@ impl<'m> Resolver<'m> {
             Owner::Global => &m.global_exprs,
             Owner::Function(f) => &m.functions[f].exprs,
         };
+        self.expr_in(owner, arena, id, ctx);
+    }
+
+    /// [`Resolver::expr`] with `owner`'s arena (looked up once per expression tree, not once per node).
+    fn expr_in(&mut self, owner: Owner, arena: &'m Arena, id: ExprId, ctx: &CondCtx) {
         let e = &arena[id];
         match &e.kind {
             Expr::Ident(n) => {
@@ -1136,7 +1146,7 @@ impl<'m> Resolver<'m> {
                 if let Some(slot) = self.out.calls.get_mut(owner, id) {
                     *slot = t;
                 }
-                self.args(owner, args, ctx);
+                self.args(owner, arena, args, ctx);
             }
             Expr::MacroRef { name, args } => {
                 let defs = self.macro_defs(*name);
@@ -1144,14 +1154,14 @@ impl<'m> Resolver<'m> {
                     *slot = defs;
                 }
                 if let Some(args) = args {
-                    self.args(owner, args, ctx);
+                    self.args(owner, arena, args, ctx);
                 }
             }
             Expr::Construct { ty, args } => {
                 self.type_spec(ty, owner, ctx);
-                self.args(owner, args, ctx);
+                self.args(owner, arena, args, ctx);
             }
-            other => other.for_each_child(&mut |c| self.expr(owner, c, ctx)),
+            other => other.for_each_child(&mut |c| self.expr_in(owner, arena, c, ctx)),
         }
     }
 }

@@ -179,6 +179,9 @@ struct Typer<'m> {
     dead_clue: PassClue,
 }
 
+/// An owner's expressions.
+type Arena = cranelift_entity::PrimaryMap<ExprId, Expression>;
+
 /// One owner's expression arena and its entries in the resolution's tables (for many lookups in it).
 struct Cursor<'m> {
     owner: Owner,
@@ -621,7 +624,12 @@ impl<'m> Typer<'m> {
 
     /// Type an expression tree (post-order) and record every node.
     fn expr(&mut self, owner: Owner, id: ExprId) -> Type {
-        let t = self.expr_inner(owner, id);
+        self.expr_in(owner, self.arena(owner), id)
+    }
+
+    /// [`Typer::expr`] with `owner`'s arena (looked up once per expression tree, not once per node).
+    fn expr_in(&mut self, owner: Owner, arena: &'m Arena, id: ExprId) -> Type {
+        let t = self.expr_inner(owner, arena, id);
         if let Some(slot) = self.out.exprs.get_mut(owner, id) {
             *slot = t;
         }
@@ -630,14 +638,13 @@ impl<'m> Typer<'m> {
 
     /// The types of a call's or constructor's arguments; `None` when some are conditional. The list comes from
     /// a pool: give it back with [`Typer::recycle`].
-    fn args(&mut self, owner: Owner, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
+    fn args(&mut self, owner: Owner, arena: &'m Arena, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
         let mut out = self.arg_pool.pop().unwrap_or_default();
         let mut conditional = false;
-        let arena = self.arena(owner);
         for a in args {
             match a {
                 Guarded::Item(e) => {
-                    let t = self.expr(owner, *e);
+                    let t = self.expr_in(owner, arena, *e);
                     out.push((t, arena[*e].span));
                 }
                 Guarded::Cond(region) => {
@@ -645,7 +652,7 @@ impl<'m> Typer<'m> {
                     let ctx = self.ctx.clone();
                     self.region(region, &ctx, false, &mut |t, items, ctx| {
                         let saved = std::mem::replace(&mut t.ctx, ctx.clone());
-                        let list = t.args(owner, items);
+                        let list = t.args(owner, arena, items);
                         t.recycle(list);
                         t.ctx = saved;
                     });
@@ -667,9 +674,9 @@ impl<'m> Typer<'m> {
         }
     }
 
-    fn expr_inner(&mut self, owner: Owner, id: ExprId) -> Type {
+    fn expr_inner(&mut self, owner: Owner, arena: &'m Arena, id: ExprId) -> Type {
         let m = self.m;
-        let e = &self.arena(owner)[id];
+        let e = &arena[id];
         let span = e.span;
         match &e.kind {
             Expr::Error => Type::Unknown(UnknownReason::Error),
@@ -682,13 +689,13 @@ impl<'m> Typer<'m> {
             Expr::Ident(_) => self.ident(owner, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    let list = self.args(owner, args);
+                    let list = self.args(owner, arena, args);
                     self.recycle(list);
                 }
                 self.macro_type(owner, id, args.is_some())
             }
             Expr::Unary { op, operand } => {
-                let t = self.expr(owner, *operand);
+                let t = self.expr_in(owner, arena, *operand);
                 let Type::Known(ty) = t else {
                     return Type::Unknown(t.reason());
                 };
@@ -702,8 +709,8 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Binary { op, left, right } => {
-                let l = self.expr(owner, *left);
-                let r = self.expr(owner, *right);
+                let l = self.expr_in(owner, arena, *left);
+                let r = self.expr_in(owner, arena, *right);
                 let (Type::Known(lt), Type::Known(rt)) = (&l, &r) else {
                     return Type::Unknown(if l.known().is_none() { l.reason() } else { r.reason() });
                 };
@@ -717,8 +724,8 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Assign { op, target, value } => {
-                let t = self.expr(owner, *target);
-                let v = self.expr(owner, *value);
+                let t = self.expr_in(owner, arena, *target);
+                let v = self.expr_in(owner, arena, *value);
                 self.lvalue(owner, *target);
                 let (Type::Known(tt), Type::Known(vt)) = (&t, &v) else {
                     return t;
@@ -736,13 +743,13 @@ impl<'m> Typer<'m> {
                     },
                 };
                 if let Some(r) = result {
-                    let value_span = self.arena(owner)[*value].span;
+                    let value_span = arena[*value].span;
                     self.check_assign(tt, &Type::Known(r), if op.is_some() { span } else { value_span });
                 }
                 t
             }
             Expr::IncDec { op, target } => {
-                let t = self.expr(owner, *target);
+                let t = self.expr_in(owner, arena, *target);
                 self.lvalue(owner, *target);
                 if let Type::Known(ty) = &t {
                     if !ops::inc_dec(ty) {
@@ -759,8 +766,8 @@ impl<'m> Typer<'m> {
             }
             Expr::Select { condition, accept, reject } => {
                 self.condition(owner, *condition);
-                let a = self.expr(owner, *accept);
-                let r = self.expr(owner, *reject);
+                let a = self.expr_in(owner, arena, *accept);
+                let r = self.expr_in(owner, arena, *reject);
                 let (Type::Known(at), Type::Known(rt)) = (&a, &r) else {
                     return Type::Unknown(if a.known().is_none() { a.reason() } else { r.reason() });
                 };
@@ -773,11 +780,11 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Sequence { left, right } => {
-                self.expr(owner, *left);
-                self.expr(owner, *right)
+                self.expr_in(owner, arena, *left);
+                self.expr_in(owner, arena, *right)
             }
             Expr::Call { callee, args, .. } => {
-                let arg_types = self.args(owner, args);
+                let arg_types = self.args(owner, arena, args);
                 let target = self.res.calls.get(owner, id);
                 let name = m.name(*callee);
                 let t = self.call(owner, id, name, target, arg_types.as_deref(), span);
@@ -786,7 +793,7 @@ impl<'m> Typer<'m> {
             }
             Expr::Construct { ty, args } => {
                 self.spec_dims(ty, owner);
-                let arg_types = self.args(owner, args);
+                let arg_types = self.args(owner, arena, args);
                 let t = match (self.spec_ty(ty, owner), &arg_types) {
                     (None, _) => Type::Unknown(UnknownReason::Error),
                     (Some(_), None) => Type::Unknown(UnknownReason::Variant),
@@ -796,7 +803,7 @@ impl<'m> Typer<'m> {
                 t
             }
             Expr::Member { base, member, member_span } => {
-                let b = self.expr(owner, *base);
+                let b = self.expr_in(owner, arena, *base);
                 if let Resolved::Symbols(s) = self.resolved(owner, *base) {
                     if s.as_slice() == [Symbol::Builtin(builtins::DEPTH_RANGE)] {
                         return match builtins::depth_range_field(m.name(*member)) {
@@ -817,12 +824,12 @@ impl<'m> Typer<'m> {
                 self.member(owner, id, &bt, name, *member_span)
             }
             Expr::Index { base, index } => {
-                let b = self.expr(owner, *base);
-                let i = self.expr(owner, *index);
+                let b = self.expr_in(owner, arena, *base);
+                let i = self.expr_in(owner, arena, *index);
                 if let Type::Known(it) = &i {
                     if !matches!(it, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {
                         let ty = self.name_of(it);
-                        let ispan = self.arena(owner)[*index].span;
+                        let ispan = arena[*index].span;
                         self.clue(TypeClue::NonIntegerIndex { ty }, ispan);
                     }
                 }
@@ -835,14 +842,14 @@ impl<'m> Typer<'m> {
                     Ty::Matrix { rows, .. } => Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows)),
                     other => {
                         let ty = self.name_of(&other);
-                        let bspan = self.arena(owner)[*base].span;
+                        let bspan = arena[*base].span;
                         self.clue(TypeClue::NonIndexableType { ty }, bspan);
                         Type::Unknown(UnknownReason::Error)
                     }
                 }
             }
             Expr::ArrayLength { base } => {
-                let b = self.expr(owner, *base);
+                let b = self.expr_in(owner, arena, *base);
                 match b {
                     Type::Known(Ty::Array(..)) => Type::Known(Ty::INT),
                     Type::Known(other) => {

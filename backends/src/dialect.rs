@@ -117,19 +117,25 @@ pub(crate) fn interpolation_words(q: &Qualifiers) -> Vec<&'static str> {
     out
 }
 
-/// A fixed list of words with a hashed lookup built on first use (a reserved-word list is consulted for every name
-/// written): `static RESERVED_SET: WordSet = WordSet::new(RESERVED);`.
+/// A fixed set of words (a reserved-word list is consulted for every name written) as an open-addressing hash
+/// table built at compile time: nothing is built at run time, so the first compile of a process pays no set-up.
+/// `static RESERVED_SET: WordSet = WordSet::new(RESERVED);` (`new` refuses, at compile time, more than
+/// [`WORD_SLOTS`] / 2 words, an empty word or a repeated one).
 pub(crate) struct WordSet {
-    words: &'static [&'static str],
-    set: std::sync::OnceLock<(Sketches, shaderlab_ir::hash::FastHashSet<&'static str>)>,
+    /// The words at their hashed positions (linear probing); `""` is a free slot.
+    slots: [&'static str; WORD_SLOTS],
+    sketches: Sketches,
 }
+
+/// Slots of a [`WordSet`] (a power of two, at least twice the longest list's length).
+const WORD_SLOTS: usize = 512;
 
 /// One bit per [`sketch`] value: set when some word of the set has that sketch. A word whose sketch bit is clear
 /// is not in the set (most names asked about), without hashing it.
 type Sketches = [u64; 64];
 
 /// A cheap summary of a word (first byte, last byte, length) in `0..4096`.
-fn sketch(word: &str) -> usize {
+const fn sketch(word: &str) -> usize {
     let b = word.as_bytes();
     let (first, last) = match b {
         [] => (0, 0),
@@ -139,22 +145,70 @@ fn sketch(word: &str) -> usize {
     (first.wrapping_mul(31) ^ last.wrapping_mul(7) ^ b.len().wrapping_mul(131)) & 4095
 }
 
+/// The home slot of a word in a [`WordSet`] (FNV-1a).
+const fn slot_of(word: &str) -> usize {
+    let b = word.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h = (h ^ b[i] as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    (h ^ (h >> 32)) as usize & (WORD_SLOTS - 1)
+}
+
+/// Byte equality usable at compile time.
+const fn same_word(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 impl WordSet {
     pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
-        WordSet { words, set: std::sync::OnceLock::new() }
+        assert!(words.len() * 2 <= WORD_SLOTS, "too many words for a WordSet");
+        let mut slots = [""; WORD_SLOTS];
+        let mut sketches = [0u64; 64];
+        let mut i = 0;
+        while i < words.len() {
+            let word = words[i];
+            assert!(!word.is_empty(), "a WordSet word is empty");
+            let s = sketch(word);
+            sketches[s / 64] |= 1 << (s % 64);
+            let mut at = slot_of(word);
+            while !slots[at].is_empty() {
+                assert!(!same_word(slots[at], word), "a WordSet word is repeated");
+                at = (at + 1) & (WORD_SLOTS - 1);
+            }
+            slots[at] = word;
+            i += 1;
+        }
+        WordSet { slots, sketches }
     }
 
     pub(crate) fn contains(&self, word: &str) -> bool {
-        let (sketches, set) = self.set.get_or_init(|| {
-            let mut sketches = [0u64; 64];
-            for w in self.words {
-                let i = sketch(w);
-                sketches[i / 64] |= 1 << (i % 64);
+        let s = sketch(word);
+        if self.sketches[s / 64] & (1 << (s % 64)) == 0 {
+            return false;
+        }
+        // At most half the slots are taken: a free slot ends every probe.
+        let mut at = slot_of(word);
+        loop {
+            match self.slots[at] {
+                "" => return false,
+                w if w == word => return true,
+                _ => at = (at + 1) & (WORD_SLOTS - 1),
             }
-            (sketches, self.words.iter().copied().collect())
-        });
-        let i = sketch(word);
-        sketches[i / 64] & (1 << (i % 64)) != 0 && set.contains(word)
+        }
     }
 }
 
@@ -173,4 +227,21 @@ pub(crate) fn function_only_in(name: &str, overload: Option<&Overload>, only: Av
 /// Whether builtin variable `name` exists only in the language version `only`.
 pub(crate) fn variable_only_in(name: &str, only: Availability) -> bool {
     builtins::variable(name).is_some_and(|v| v.availability == only)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WordSet;
+
+    #[test]
+    fn word_set_finds_exactly_its_words() {
+        const WORDS: &[&str] = &["in", "int", "vec4", "sampler2DShadow", "a", "_"];
+        static SET: WordSet = WordSet::new(WORDS);
+        for w in WORDS {
+            assert!(SET.contains(w), "{w}");
+        }
+        for w in ["", "i", "inn", "vec3", "sampler2D", "b", "__", "int "] {
+            assert!(!SET.contains(w), "{w}");
+        }
+    }
 }

@@ -6,7 +6,7 @@ use crate::dialect::OutputBinding;
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
 use crate::interface::{members, IoRole};
 use crate::naming::Naming;
-use crate::writer::{location, output_bindings, Writer};
+use crate::writer::{location, Writer};
 use crate::Stage;
 use shaderlab_ir::{
     ArrayDim, FunctionId, GlobalId, GlobalItem, Interpolation, MacroId, Param, ParamKind, Precision, Qualifiers,
@@ -529,13 +529,14 @@ impl<'a> Writer<'a> {
     }
 
     /// Fragment outputs that are not an MRT struct: the color output and `gl_FragData` indices.
-    pub(crate) fn output_declarations(&mut self) {
+    /// `outputs`: the stage's fragment outputs (none in the vertex stage).
+    pub(crate) fn output_declarations(&mut self, outputs: &[OutputBinding]) {
         if self.stage != Stage::Fragment {
             return;
         }
         let mrt = self.program.interface.mrt.is_some();
-        for binding in output_bindings(self.m, self.program, self.d) {
-            let (name, location) = match &binding {
+        for binding in outputs {
+            let (name, location) = match binding {
                 OutputBinding::Declared { name, location } => (name.clone(), *location),
                 OutputBinding::Builtin(name) => (name.clone(), None),
             };

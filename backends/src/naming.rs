@@ -48,7 +48,7 @@ impl<'a> Naming<'a> {
         plan: &StagePlan,
         dialect: &'a dyn Dialect,
         interface: &'a crate::writer::InterfaceNames<'a>,
-        references: &HashMap<FunctionId, HashSet<Name>>,
+        references: &crate::writer::References,
     ) -> Naming<'a> {
         let mut n = Naming {
             dialect,
@@ -136,14 +136,14 @@ impl<'a> Naming<'a> {
         let mut renamed: Vec<(&str, Name)> = Vec::new();
         for &f in &functions {
             let Some(func) = m.functions.get(f) else { continue };
-            let refs = references.get(&f);
+            let refs = references.binary_search_by_key(&f, |(g, _)| *g).ok().map(|i| &references[i].1);
             renamed.clear();
             for (_, local) in func.locals.iter() {
                 let text = m.name(local.name);
                 if text.is_empty() {
                     continue;
                 }
-                let captures = refs.is_some_and(|r| r.contains(&local.name));
+                let captures = refs.is_some_and(|r| r.binary_search(&local.name).is_ok());
                 if captures || introduced.contains(&text) || Self::is_bad(dialect, text) {
                     renamed.push((text, local.name));
                 }

@@ -11,7 +11,7 @@ use crate::naming::Naming;
 use crate::plan::{spec_structs, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
 use crate::Stage;
-use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
     StructMember,
@@ -102,7 +102,9 @@ pub(crate) fn write_stage(
     reflection: &mut Collector,
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
-    let probe = Probe { m, facts, program, plan, stage, d };
+    // The fragment outputs, asked for by the names, the references and the declarations.
+    let outputs = if stage == Stage::Fragment { output_bindings(m, program, d) } else { Vec::new() };
+    let probe = Probe { m, facts, program, plan, stage, outputs: &outputs };
     let interface = probe.interface_names();
     let references = probe.references(&interface);
     let names = Naming::build(m, plan, d, &interface, &references);
@@ -130,7 +132,7 @@ pub(crate) fn write_stage(
         may_break: false,
     };
     w.check_interface(&interface);
-    w.output_declarations();
+    w.output_declarations(&outputs);
     w.global_units();
     if w.errors.is_empty() {
         Ok(w.out)
@@ -139,10 +141,52 @@ pub(crate) fn write_stage(
     }
 }
 
-/// Every interface name of a stage with its kind (`attribute`, `varying`, `output`). Hashed: it is only looked up
-/// and collected into sets, never iterated in an order that reaches the output. Member names are borrowed from
-/// the module; only output names the dialect makes are owned.
-pub(crate) type InterfaceNames<'m> = HashMap<Cow<'m, str>, &'static str>;
+/// Every interface name of a stage with its kind (`attribute`, `varying`, `output`), sorted by length, then
+/// bytes, and looked up by binary search (a stage has few; most have none, and then nothing is allocated): most
+/// comparisons are of lengths, and a name whose length no entry has is refused at once. A name given twice keeps
+/// the kind given last. Member names are borrowed from the module; only output names the dialect makes are owned.
+pub(crate) struct InterfaceNames<'m> {
+    list: Vec<(Cow<'m, str>, &'static str)>,
+    /// Bit `len % 64` is set when some name has length `len`.
+    lengths: u64,
+}
+
+/// The order of [`InterfaceNames`]: by length, then by bytes.
+fn by_length(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+impl<'m> InterfaceNames<'m> {
+    /// The names in the order given, with their kinds.
+    fn new(mut list: Vec<(Cow<'m, str>, &'static str)>) -> Self {
+        // Reversed, then sorted stably: the entry given last comes first among its name's, and `dedup_by` keeps it.
+        list.reverse();
+        list.sort_by(|a, b| by_length(&a.0, &b.0));
+        list.dedup_by(|a, b| a.0 == b.0);
+        let lengths = list.iter().fold(0, |bits, (k, _)| bits | 1 << (k.len() % 64));
+        InterfaceNames { list, lengths }
+    }
+
+    /// The kind of an interface name.
+    pub(crate) fn get(&self, name: &str) -> Option<&'static str> {
+        if self.lengths & 1 << (name.len() % 64) == 0 {
+            return None;
+        }
+        self.list.binary_search_by(|(k, _)| by_length(k, name)).ok().map(|i| self.list[i].1)
+    }
+
+    pub(crate) fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.list.iter().map(|(k, _)| &**k)
+    }
+}
+
+/// Per function that mentions some (in function order), the interface names its rewritten code mentions, as
+/// module names, sorted.
+pub(crate) type References = Vec<(FunctionId, Vec<Name>)>;
 
 /// Read-only questions about the stage, asked before the names are fixed.
 struct Probe<'a> {
@@ -151,19 +195,20 @@ struct Probe<'a> {
     program: &'a ProgramPlan,
     plan: &'a StagePlan,
     stage: Stage,
-    d: &'a dyn Dialect,
+    /// The fragment outputs (none in the vertex stage).
+    outputs: &'a [OutputBinding<'a>],
 }
 
 impl<'a> Probe<'a> {
     /// Every interface name of the stage with its kind.
     fn interface_names(&self) -> InterfaceNames<'a> {
         let (m, iface) = (self.m, &self.program.interface);
-        let mut out = InterfaceNames::default();
+        let mut out = Vec::new();
         if self.stage == Stage::Vertex {
             if let Some(a) = iface.attributes {
                 for mem in members(m, a) {
                     if iface.attribute_members.contains(&mem.name) {
-                        out.insert(Cow::Borrowed(m.name(mem.name)), "attribute");
+                        out.push((Cow::Borrowed(m.name(mem.name)), "attribute"));
                     }
                 }
             }
@@ -171,33 +216,32 @@ impl<'a> Probe<'a> {
         if let Some(v) = iface.varyings {
             for mem in members(m, v) {
                 if iface.varying_members.contains(&mem.name) {
-                    out.insert(Cow::Borrowed(m.name(mem.name)), "varying");
+                    out.push((Cow::Borrowed(m.name(mem.name)), "varying"));
                 }
             }
         }
-        if self.stage == Stage::Fragment {
-            for binding in output_bindings(m, self.program, self.d) {
-                if let OutputBinding::Declared { name, .. } = binding {
-                    out.insert(name, "output");
-                }
+        for binding in self.outputs {
+            if let OutputBinding::Declared { name, .. } = binding {
+                out.push((name.clone(), "output"));
             }
         }
-        out
+        InterfaceNames::new(out)
     }
 
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
     /// names: a local can only capture a name that is one (names the module never spelled are left out). Functions
     /// that mention none (most) are left out.
-    fn references(&self, interface: &InterfaceNames<'a>) -> HashMap<FunctionId, HashSet<Name>> {
+    fn references(&self, interface: &InterfaceNames<'a>) -> References {
         let m = self.m;
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
-        let interface_names: Vec<Name> = interface.keys().filter_map(|k| m.names.lookup(k)).collect();
-        let interface_frag_output = interface.keys().any(|k| is_frag_output(k));
-        let mut out: HashMap<FunctionId, HashSet<Name>> = HashMap::default();
+        let interface_names: Vec<Name> = interface.names().filter_map(|k| m.names.lookup(k)).collect();
+        let interface_frag_output = interface.names().any(is_frag_output);
+        let mut out = References::new();
         for f in self.plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
             let owner = Owner::Function(f);
-            let mut refs: HashSet<Name> = HashSet::default();
+            // Names may repeat until the list is sorted at the end.
+            let mut refs: Vec<Name> = Vec::new();
             let mut frag_output = false;
             if f == self.plan.entry {
                 refs.extend(interface_names.iter().copied());
@@ -216,19 +260,20 @@ impl<'a> Probe<'a> {
                     },
                     _ => return,
                 };
-                if refs.insert(name) {
-                    frag_output |= is_frag_output(m.name(name));
-                }
+                refs.push(name);
+                frag_output |= is_frag_output(m.name(name));
             };
             // Without interface objects, only the uses reachability listed can mention an interface name.
             for_each_listed_use(self.plan, f, func, &mut visit);
             if frag_output {
-                for binding in output_bindings(m, self.program, self.d) {
+                for binding in self.outputs {
                     refs.extend(m.names.lookup(binding.name()));
                 }
             }
             if !refs.is_empty() {
-                out.insert(f, refs);
+                refs.sort_unstable();
+                refs.dedup();
+                out.push((f, refs));
             }
         }
         out

@@ -311,18 +311,23 @@ impl<'a> Writer<'a> {
         let m = self.m;
         let Some(func) = m.functions.get(f) else { return };
         let previous = self.func.replace(f);
-        let mut signature = self.signature(f);
+        // The signature line is assembled in the scratch line.
+        let mut signature = std::mem::take(&mut self.scratch);
+        signature.clear();
+        self.signature_into(&mut signature, f);
         match &func.body {
             None => {
                 self.group(0);
                 signature.push(';');
                 self.line(&signature);
+                self.scratch = signature;
             }
             Some(body) => {
                 self.separate();
                 self.group(0);
                 signature.push_str(" {");
                 self.line(&signature);
+                self.scratch = signature;
                 self.indent();
                 self.function_body(f, body);
                 self.dedent();
@@ -333,25 +338,26 @@ impl<'a> Writer<'a> {
         self.func = previous;
     }
 
-    pub(crate) fn signature(&mut self, f: FunctionId) -> String {
+    /// The signature of function `f` (without ` {` or `;`), appended to `out`.
+    pub(crate) fn signature_into(&mut self, out: &mut String, f: FunctionId) {
         let m = self.m;
-        let Some(func) = m.functions.get(f) else { return String::new() };
+        let Some(func) = m.functions.get(f) else { return };
         if f == self.plan.entry {
-            return "void main()".to_owned();
+            out.push_str("void main()");
+            return;
         }
         let owner = Owner::Function(f);
         let renamed_return = match self.facts.typing.returns.get(f).and_then(|t| t.as_ref()) {
             Some(Ty::Struct(s)) => self.renamed(*s),
             _ => false,
         };
-        // The signature is assembled in one buffer (the caller appends ` {` or `;`).
-        let mut out = String::with_capacity(96);
         if renamed_return {
             out.push_str("void");
         } else {
-            self.spec_type_into(&mut out, &func.return_type);
+            let start = out.len();
+            self.spec_type_into(out, &func.return_type);
             if !func.return_type.dims.is_empty() && !self.d.has_array_features() {
-                let ty = out.clone();
+                let ty = out.get(start..).unwrap_or_default().to_owned();
                 self.error(ty, Unsupported::ArrayFeature, func.return_type.span);
             }
             let dims = self.spec_dims(&func.return_type, owner, m.name(func.name));
@@ -361,9 +367,8 @@ impl<'a> Writer<'a> {
         out.push_str(self.names.global(m, func.name));
         out.push('(');
         let keep = move |w: &Self, p: &Param| !w.is_object_param(f, p);
-        self.list(&mut out, &func.params, &keep, &mut |w, out, p: &'a Param| w.param(out, f, p));
+        self.list(out, &func.params, &keep, &mut |w, out, p: &'a Param| w.param(out, f, p));
         out.push(')');
-        out
     }
 
     fn is_object_param(&self, f: FunctionId, p: &Param) -> bool {

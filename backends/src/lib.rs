@@ -137,23 +137,20 @@ impl Backend for GlslBackend {
         };
         let mut errors = Vec::new();
         let mut reflection = reflection::Collector::default();
-        let mut sources = Vec::new();
-        for stage in [Stage::Vertex, Stage::Fragment] {
-            match writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection) {
-                Ok(text) => sources.push(text),
+        let mut write =
+            |stage: Stage| match writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection) {
+                Ok(text) => text,
                 Err(mut e) => {
                     errors.append(&mut e);
-                    sources.push(String::new());
+                    String::new()
                 }
-            }
-        }
+            };
+        let (mut vertex, mut fragment) = (write(Stage::Vertex), write(Stage::Fragment));
         if !errors.is_empty() {
             errors.sort_by_key(|e| (e.span.file, e.span.start, e.span.end));
             errors.dedup();
             return Err(errors);
         }
-        let mut sources = sources.into_iter();
-        let (mut vertex, mut fragment) = (sources.next().unwrap_or_default(), sources.next().unwrap_or_default());
         if opts.header {
             vertex.insert_str(0, &self.dialect.header(Stage::Vertex));
             fragment.insert_str(0, &self.dialect.header(Stage::Fragment));

@@ -67,10 +67,9 @@ impl<'a> Naming<'a> {
         let introduced: &[&str] = dialect.introduced_builtins();
         // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
         // names that need one), so that the same input always gives the same names.
-        let functions: Vec<FunctionId> = plan.functions.iter().collect();
         let mut global_names: Vec<(&str, Name, bool)> = Vec::new();
         let mut member_names: Vec<(&str, Name)> = Vec::new();
-        for &f in &functions {
+        for f in plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
             if f != plan.entry {
                 global_names.push((m.name(func.name), func.name, false));
@@ -134,7 +133,7 @@ impl<'a> Naming<'a> {
             n.members.insert(name, new);
         }
         let mut renamed: Vec<(&str, Name)> = Vec::new();
-        for &f in &functions {
+        for f in plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
             let refs = references.binary_search_by_key(&f, |(g, _)| *g).ok().map(|i| &references[i].1);
             renamed.clear();
@@ -155,7 +154,7 @@ impl<'a> Naming<'a> {
                 n.locals.insert((f, name), new);
             }
             if !renamed.is_empty() {
-                // `functions` is sorted: so is this list.
+                // The set iterates in id order: this list is sorted.
                 n.renamed_in.push(f);
             }
         }

@@ -97,9 +97,13 @@ impl<'a> Writer<'a> {
             }
             StmtKind::Prototype(f) => {
                 let previous = self.func;
-                let sig = self.signature(*f);
+                let mut line = std::mem::take(&mut self.scratch);
+                line.clear();
+                self.signature_into(&mut line, *f);
                 self.func = previous;
-                self.line(&[&*sig, ";"].concat());
+                line.push(';');
+                self.line(&line);
+                self.scratch = line;
             }
             StmtKind::Precision { precision, ty } => {
                 let line = self.precision_statement(*precision, *ty, s.span);

@@ -11,7 +11,6 @@ use crate::naming::Naming;
 use crate::plan::{spec_structs, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
 use crate::Stage;
-use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
     StructMember,
@@ -642,7 +641,8 @@ impl<'a> Writer<'a> {
 
     // ----- top level -----
 
-    fn units(&self) -> Vec<Unit<'a>> {
+    /// The units of the scope chain, each with its "written" flag (false).
+    fn units(&self) -> Vec<(Unit<'a>, bool)> {
         let m = self.m;
         // At least one unit per top-level item of the chain (include guards add their contents).
         let items: usize = self.program.scopes.iter().filter_map(|s| m.scopes.get(*s)).map(|s| s.items.len()).sum();
@@ -782,48 +782,54 @@ impl<'a> Writer<'a> {
     }
 
     fn global_units(&mut self) {
-        let units = self.units();
-        let last_code = units.iter().rposition(|u| self.unit_has_code(*u));
-        let mut struct_units: HashMap<StructId, usize> = HashMap::default();
-        for (i, u) in units.iter().enumerate() {
-            if let Unit::Item(GlobalItem::Struct(s)) = u {
-                struct_units.entry(*s).or_insert(i);
-            }
-        }
+        let mut units = self.units();
+        let last_code = units.iter().rposition(|(u, _)| self.unit_has_code(*u));
+        // The first unit of each struct, sorted by struct.
+        let mut struct_units: Vec<(StructId, usize)> = units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (u, _))| match u {
+                Unit::Item(GlobalItem::Struct(s)) => Some((*s, i)),
+                _ => None,
+            })
+            .collect();
+        struct_units.sort_unstable();
+        struct_units.dedup_by_key(|(s, _)| *s);
         // The units that can be hoisted: those of structs the stage writes, in order.
         let mut hoistable: Vec<usize> =
-            struct_units.iter().filter(|(s, _)| self.writes_struct(**s)).map(|(_, &i)| i).collect();
+            struct_units.iter().filter(|(s, _)| self.writes_struct(*s)).map(|&(_, i)| i).collect();
         hoistable.sort_unstable();
-        let mut done = vec![false; units.len()];
         for i in 0..units.len() {
             if last_code.is_some_and(|l| i > l) {
                 break;
             }
-            self.emit_unit(i, &units, &struct_units, &hoistable, &mut done);
+            self.emit_unit(i, &mut units, &struct_units, &hoistable);
         }
     }
 
+    /// Write unit `i` (once; `units` holds the written flags), after the later struct units it needs.
     fn emit_unit(
         &mut self,
         i: usize,
-        units: &[Unit<'a>],
-        struct_units: &HashMap<StructId, usize>,
+        units: &mut [(Unit<'a>, bool)],
+        struct_units: &[(StructId, usize)],
         hoistable: &[usize],
-        done: &mut Vec<bool>,
     ) {
-        if done.get(i).copied().unwrap_or(true) {
+        let Some((unit, done)) = units.get_mut(i) else { return };
+        if *done {
             return;
         }
-        done[i] = true;
-        let Some(&unit) = units.get(i) else { return };
+        *done = true;
+        let unit = *unit;
         // Only a written struct unit after this one, not written yet, can be hoisted before it (the needs are
         // pure questions and keep only written structs: skipping them when no such unit follows changes nothing).
         let later = &hoistable[hoistable.partition_point(|&j| j <= i)..];
-        if later.iter().any(|&j| !done.get(j).copied().unwrap_or(true)) {
+        if later.iter().any(|&j| units.get(j).is_some_and(|(_, done)| !done)) {
             for s in self.needs(unit) {
-                if let Some(&j) = struct_units.get(&s) {
+                if let Ok(k) = struct_units.binary_search_by_key(&s, |&(t, _)| t) {
+                    let j = struct_units[k].1;
                     if j > i {
-                        self.emit_unit(j, units, struct_units, hoistable, done);
+                        self.emit_unit(j, units, struct_units, hoistable);
                     }
                 }
             }
@@ -918,16 +924,16 @@ fn push_indent(out: &mut String, depth: usize) {
 }
 
 /// Units of a scope's items; include guards are flattened (their `#define` dropped: the splice already happened).
-fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<Unit<'a>>) {
+fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<(Unit<'a>, bool)>) {
     for item in items {
         match item {
-            Guarded::Item(i) => out.push(Unit::Item(i)),
+            Guarded::Item(i) => out.push((Unit::Item(i), false)),
             Guarded::Cond(r) if include_guard(m, r) => {
                 if let Some(b) = r.branches.first() {
                     push_units(m, b.items.get(1..).unwrap_or(&[]), out);
                 }
             }
-            Guarded::Cond(r) => out.push(Unit::Region(r)),
+            Guarded::Cond(r) => out.push((Unit::Region(r), false)),
         }
     }
 }

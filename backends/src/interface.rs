@@ -11,7 +11,6 @@
 
 use crate::plan::subtree;
 use crate::Stage;
-use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
     Expr, ExprId, FunctionId, Guarded, LocalId, LocalKind, Module, Name, ParamKind, SecondaryMap, Statement, StmtKind,
     Storage, StructId, StructMember,
@@ -196,10 +195,10 @@ pub(crate) struct StageIo {
     pub input: Option<(StructId, IoMode)>,
     /// Varyings (vertex) or the MRT struct (fragment).
     pub output: Option<(StructId, IoMode)>,
-    /// Locals and parameters that stand for a renamed struct.
-    pub objects: HashSet<(FunctionId, LocalId)>,
+    /// Locals and parameters that stand for a renamed struct, sorted (few: most functions have none).
+    objects: Vec<(FunctionId, LocalId)>,
     /// The functions of `objects`, sorted (few: the entry and helpers taking the struct): most expressions are
-    /// known not to be objects without hashing.
+    /// known not to be objects without a search of `objects`.
     object_functions: Vec<FunctionId>,
 }
 
@@ -215,9 +214,12 @@ impl StageIo {
             Stage::Vertex => (iface.attributes, iface.varyings),
             Stage::Fragment => (iface.varyings, iface.mrt),
         };
+        let mut io = StageIo { input: None, output: None, objects: Vec::new(), object_functions: Vec::new() };
+        if input.is_none() && output.is_none() {
+            return io;
+        }
         // In id order (the set iterates so).
         let sorted: Vec<FunctionId> = functions.iter().collect();
-        let mut io = StageIo { input: None, output: None, objects: HashSet::default(), object_functions: Vec::new() };
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };
             let mode = match rename_is_faithful(m, facts, s, is_output, &sorted) {
@@ -233,6 +235,8 @@ impl StageIo {
                 io.input = Some((s, mode));
             }
         }
+        io.objects.sort_unstable();
+        io.objects.dedup();
         io.object_functions = io.objects.iter().map(|(f, _)| *f).collect();
         io.object_functions.sort_unstable();
         io.object_functions.dedup();
@@ -254,30 +258,34 @@ impl StageIo {
     }
 
     pub(crate) fn is_object(&self, f: FunctionId, l: LocalId) -> bool {
-        self.has_objects(f) && self.objects.contains(&(f, l))
+        self.has_objects(f) && self.objects.binary_search(&(f, l)).is_ok()
     }
 }
 
 /// Where an expression sits when it is not an operand of another expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Root {
     ExprStmt,
     Return,
+    #[default]
     Other,
 }
 
-fn roots_of_stmt(s: &Statement, out: &mut HashMap<ExprId, Root>, decl_sizes: &mut HashMap<LocalId, usize>) {
-    let mut walk = |s: &Statement| roots_of_stmt(s, out, decl_sizes);
+/// The roots of statement `s` and the statements nested in it into `out`; the count of the locals declared with
+/// `object` by the last statement declaring it into `decl_size`.
+fn roots_of_stmt(
+    s: &Statement,
+    out: &mut SecondaryMap<ExprId, Root>,
+    object: Option<LocalId>,
+    decl_size: &mut Option<usize>,
+) {
+    let mut walk = |s: &Statement| roots_of_stmt(s, out, object, decl_size);
     match &s.kind {
-        StmtKind::Expr(e) => {
-            out.insert(*e, Root::ExprStmt);
-        }
-        StmtKind::Return(Some(e)) => {
-            out.insert(*e, Root::Return);
-        }
+        StmtKind::Expr(e) => out[*e] = Root::ExprStmt,
+        StmtKind::Return(Some(e)) => out[*e] = Root::Return,
         StmtKind::Declare(locals) => {
-            for l in locals {
-                decl_sizes.insert(*l, locals.len());
+            if object.is_some_and(|o| locals.contains(&o)) {
+                *decl_size = Some(locals.len());
             }
         }
         StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => Guarded::for_each_item(&b.stmts, &mut walk),
@@ -285,8 +293,8 @@ fn roots_of_stmt(s: &Statement, out: &mut HashMap<ExprId, Root>, decl_sizes: &mu
             s.kind.for_each_nested(&mut walk)
         }
         StmtKind::Struct { declares, .. } => {
-            for l in declares {
-                decl_sizes.insert(*l, declares.len());
+            if object.is_some_and(|o| declares.contains(&o)) {
+                *decl_size = Some(declares.len());
             }
         }
         StmtKind::Empty
@@ -394,14 +402,16 @@ fn rename_is_faithful(
         if macro_mentions(m, func, &own) {
             return None;
         }
-        let mut roots = HashMap::default();
-        let mut decl_sizes = HashMap::default();
+        // `own` has at most one local here.
+        let object = own.first().copied();
+        let mut roots: SecondaryMap<ExprId, Root> = SecondaryMap::with_capacity(func.exprs.len());
+        let mut decl_size = None;
         if let Some(body) = &func.body {
-            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, &mut decl_sizes));
+            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, object, &mut decl_size));
         }
-        for &l in &own {
+        if let Some(l) = object {
             let local = func.locals.get(l)?;
-            if local.kind == LocalKind::Variable && decl_sizes.get(&l).copied().unwrap_or(1) != 1 {
+            if local.kind == LocalKind::Variable && decl_size.unwrap_or(1) != 1 {
                 return None;
             }
         }
@@ -457,12 +467,12 @@ fn rename_is_faithful(
                         }
                 }
                 Some((p, Expr::Assign { op: None, target, value })) => {
-                    roots.get(&p) == Some(&Root::ExprStmt)
+                    roots[p] == Root::ExprStmt
                         && ((*target == e && is_object(e) && is_producer(*value))
                             || (*value == e && is_producer(e) && is_object(*target)))
                 }
                 Some(_) => false,
-                None => match roots.get(&e).copied().unwrap_or(Root::Other) {
+                None => match roots[e] {
                     Root::ExprStmt => true,
                     Root::Return => is_s(returns),
                     Root::Other => false,

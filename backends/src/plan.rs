@@ -314,7 +314,10 @@ impl<'a> Reach<'a> {
         }
         // Prototypes of reached functions keep their place (a definition may follow its use). A name reached
         // twice is looked up twice (cheaper than a set of the names: the second finds its prototypes already in).
-        let reached: Vec<FunctionId> = r.functions.iter().collect();
+        // (The emptied work list holds them.)
+        let mut reached = std::mem::take(&mut r.function_work);
+        reached.clear();
+        reached.extend(r.functions.iter());
         for name in reached.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name) {
             for &f in index.functions.get(&name).into_iter().flatten() {
                 if m.functions.get(f).is_some_and(|func| func.body.is_none()) && r.functions.insert(f) {

@@ -289,7 +289,7 @@ pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owne
         matches!(m.functions.get(f).and_then(|func| func.exprs.get(e)).map(|x| &x.kind), Some(Expr::Ident(_)));
     is_ident
         && matches!(facts.resolution.idents.get(owner, e),
-            Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(l) if plan.io.objects.contains(&(f, *l)))))
+            Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(l) if plan.io.is_object(f, *l))))
 }
 
 /// The `layout(location = N)` of an MRT member.

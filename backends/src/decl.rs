@@ -4,7 +4,7 @@
 
 use crate::dialect::OutputBinding;
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
-use crate::interface::{members, IoRole};
+use crate::interface::{for_each_member, has_member, members, IoRole};
 use crate::naming::Naming;
 use crate::writer::{location, Writer};
 use crate::Stage;
@@ -581,15 +581,15 @@ impl<'a> Writer<'a> {
         if self.stage == Stage::Vertex {
             let iface = &self.program.interface;
             if let (Some(a), Some(v)) = (iface.attributes, iface.varyings) {
-                for mem in members(m, a) {
+                for_each_member(m, a, &mut |mem| {
                     if iface.attribute_members.contains(&mem.name)
                         && iface.varying_members.contains(&mem.name)
-                        && members(m, v).iter().any(|x| x.name == mem.name)
+                        && has_member(m, Some(v), mem.name)
                     {
                         let reason = Unsupported::InterfaceCollision { first: "attribute", second: "varying" };
                         self.error(m.name(mem.name), reason, mem.name_span);
                     }
-                }
+                });
             }
         }
     }

@@ -44,8 +44,20 @@ pub(crate) fn members(m: &Module, s: StructId) -> Vec<&StructMember> {
     out
 }
 
-fn has_member(m: &Module, s: Option<StructId>, name: Name) -> bool {
-    s.is_some_and(|s| members(m, s).iter().any(|mem| mem.name == name))
+/// Visit the members of a struct in declaration order, through every conditional branch (without collecting them).
+pub(crate) fn for_each_member<'m>(m: &'m Module, s: StructId, f: &mut impl FnMut(&'m StructMember)) {
+    if let Some(decl) = m.structs.get(s) {
+        Guarded::for_each_item(&decl.members, f);
+    }
+}
+
+/// Whether struct `s` has a member `name`.
+pub(crate) fn has_member(m: &Module, s: Option<StructId>, name: Name) -> bool {
+    let mut found = false;
+    if let Some(s) = s {
+        for_each_member(m, s, &mut |mem| found |= mem.name == name);
+    }
+    found
 }
 
 /// The struct type of an expression, when typing knows it.
@@ -127,7 +139,9 @@ impl PassInterface {
                     && matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if Some(*s) == self.varyings) =>
             {
                 if let Some(v) = self.varyings {
-                    self.varying_members.extend(members(m, v).iter().map(|mem| mem.name));
+                    for_each_member(m, v, &mut |mem| {
+                        self.varying_members.insert(mem.name);
+                    });
                 }
             }
             Expr::Index { base, index }
@@ -405,6 +419,7 @@ fn rename_is_faithful(
         // `own` has at most one local here.
         let object = own.first().copied();
         let mut roots: SecondaryMap<ExprId, Root> = SecondaryMap::with_capacity(func.exprs.len());
+        roots.resize(func.exprs.len());
         let mut decl_size = None;
         if let Some(body) = &func.body {
             Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, object, &mut decl_size));
@@ -417,6 +432,7 @@ fn rename_is_faithful(
         }
         // Parents of every expression, by index (a later parent replaces an earlier one, as a map insert would).
         let mut parent: SecondaryMap<ExprId, Option<ExprId>> = SecondaryMap::with_capacity(func.exprs.len());
+        parent.resize(func.exprs.len());
         for (e, expr) in func.exprs.iter() {
             expr.kind.for_each_child(&mut |c| {
                 parent[c] = Some(e);

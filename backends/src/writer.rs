@@ -6,7 +6,7 @@
 
 use crate::dialect::{Dialect, OutputBinding};
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
-use crate::interface::{members, IoMode, IoRole};
+use crate::interface::{for_each_member, members, IoMode, IoRole};
 use crate::naming::Naming;
 use crate::plan::{spec_structs, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
@@ -205,19 +205,19 @@ impl<'a> Probe<'a> {
         let mut out = Vec::new();
         if self.stage == Stage::Vertex {
             if let Some(a) = iface.attributes {
-                for mem in members(m, a) {
+                for_each_member(m, a, &mut |mem| {
                     if iface.attribute_members.contains(&mem.name) {
                         out.push((Cow::Borrowed(m.name(mem.name)), "attribute"));
                     }
-                }
+                });
             }
         }
         if let Some(v) = iface.varyings {
-            for mem in members(m, v) {
+            for_each_member(m, v, &mut |mem| {
                 if iface.varying_members.contains(&mem.name) {
                     out.push((Cow::Borrowed(m.name(mem.name)), "varying"));
                 }
-            }
+            });
         }
         for binding in self.outputs {
             if let OutputBinding::Declared { name, .. } = binding {

@@ -526,11 +526,20 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// `[layout(location = N) ]out T name;`, assembled in the scratch line.
     fn output_line(&mut self, ty: &str, name: &str, location: Option<i64>) {
-        match location {
-            Some(n) => self.line(&["layout(location = ", &n.to_string(), ") out ", ty, " ", name, ";"].concat()),
-            None => self.line(&["out ", ty, " ", name, ";"].concat()),
+        let mut line = std::mem::take(&mut self.scratch);
+        line.clear();
+        if let Some(n) = location {
+            use std::fmt::Write;
+            // Writing to a String cannot fail.
+            let _ = write!(line, "layout(location = {n}) ");
         }
+        for part in ["out ", ty, " ", name, ";"] {
+            line.push_str(part);
+        }
+        self.line(&line);
+        self.scratch = line;
     }
 
     /// Fragment outputs that are not an MRT struct: the color output and `gl_FragData` indices.

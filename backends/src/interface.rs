@@ -209,11 +209,9 @@ pub(crate) struct StageIo {
     pub input: Option<(StructId, IoMode)>,
     /// Varyings (vertex) or the MRT struct (fragment).
     pub output: Option<(StructId, IoMode)>,
-    /// Locals and parameters that stand for a renamed struct, sorted (few: most functions have none).
+    /// Locals and parameters that stand for a renamed struct, sorted (few: the entry's and those of helpers
+    /// taking the struct; most functions have none).
     objects: Vec<(FunctionId, LocalId)>,
-    /// The functions of `objects`, sorted (few: the entry and helpers taking the struct): most expressions are
-    /// known not to be objects without a search of `objects`.
-    object_functions: Vec<FunctionId>,
 }
 
 impl StageIo {
@@ -228,20 +226,18 @@ impl StageIo {
             Stage::Vertex => (iface.attributes, iface.varyings),
             Stage::Fragment => (iface.varyings, iface.mrt),
         };
-        let mut io = StageIo { input: None, output: None, objects: Vec::new(), object_functions: Vec::new() };
+        let mut io = StageIo { input: None, output: None, objects: Vec::new() };
         if input.is_none() && output.is_none() {
             return io;
         }
-        // In id order (the set iterates so).
-        let sorted: Vec<FunctionId> = functions.iter().collect();
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };
-            let mode = match rename_is_faithful(m, facts, s, is_output, &sorted) {
-                Some(objects) => {
-                    io.objects.extend(objects);
-                    IoMode::Rename
-                }
-                None => IoMode::Copy,
+            let before = io.objects.len();
+            let mode = if rename_is_faithful(m, facts, s, is_output, functions, &mut io.objects) {
+                IoMode::Rename
+            } else {
+                io.objects.truncate(before);
+                IoMode::Copy
             };
             if is_output {
                 io.output = Some((s, mode));
@@ -251,15 +247,13 @@ impl StageIo {
         }
         io.objects.sort_unstable();
         io.objects.dedup();
-        io.object_functions = io.objects.iter().map(|(f, _)| *f).collect();
-        io.object_functions.sort_unstable();
-        io.object_functions.dedup();
         io
     }
 
     /// Whether function `f` has an object (a local or parameter standing for a renamed struct).
     pub(crate) fn has_objects(&self, f: FunctionId) -> bool {
-        self.object_functions.binary_search(&f).is_ok()
+        let i = self.objects.partition_point(|&(g, _)| g < f);
+        self.objects.get(i).is_some_and(|&(g, _)| g == f)
     }
 
     /// Structs renamed away in this stage (not declared).
@@ -272,7 +266,7 @@ impl StageIo {
     }
 
     pub(crate) fn is_object(&self, f: FunctionId, l: LocalId) -> bool {
-        self.has_objects(f) && self.objects.binary_search(&(f, l)).is_ok()
+        self.objects.binary_search(&(f, l)).is_ok()
     }
 }
 
@@ -285,18 +279,21 @@ enum Root {
     Other,
 }
 
+/// Per expression of a function: its parent (the last one found) and where it sits as a root.
+type Up = (Option<ExprId>, Root);
+
 /// The roots of statement `s` and the statements nested in it into `out`; the count of the locals declared with
 /// `object` by the last statement declaring it into `decl_size`.
 fn roots_of_stmt(
     s: &Statement,
-    out: &mut SecondaryMap<ExprId, Root>,
+    out: &mut SecondaryMap<ExprId, Up>,
     object: Option<LocalId>,
     decl_size: &mut Option<usize>,
 ) {
     let mut walk = |s: &Statement| roots_of_stmt(s, out, object, decl_size);
     match &s.kind {
-        StmtKind::Expr(e) => out[*e] = Root::ExprStmt,
-        StmtKind::Return(Some(e)) => out[*e] = Root::Return,
+        StmtKind::Expr(e) => out[*e].1 = Root::ExprStmt,
+        StmtKind::Return(Some(e)) => out[*e].1 = Root::Return,
         StmtKind::Declare(locals) => {
             if object.is_some_and(|o| locals.contains(&o)) {
                 *decl_size = Some(locals.len());
@@ -329,14 +326,28 @@ fn local_struct(facts: &Facts, f: FunctionId, l: LocalId) -> Option<&Ty> {
     facts.typing.locals.get(f).and_then(|t| t.get(l)).and_then(|t| t.as_ref())
 }
 
-/// The objects of struct `s` when renaming is faithful, `None` when the struct must stay a real struct.
+/// Whether renaming struct `s` away is faithful in the stage of `functions`; its objects are appended to
+/// `objects` (partly, when it is not: the caller drops them).
 fn rename_is_faithful(
     m: &Module,
     facts: &Facts,
     s: StructId,
     is_output: bool,
-    functions: &[FunctionId],
-) -> Option<Vec<(FunctionId, LocalId)>> {
+    functions: &shaderlab_ir::EntitySet<FunctionId>,
+    objects: &mut Vec<(FunctionId, LocalId)>,
+) -> bool {
+    rename_check(m, facts, s, is_output, functions, objects).is_some()
+}
+
+/// [`rename_is_faithful`], `None` for "not faithful".
+fn rename_check(
+    m: &Module,
+    facts: &Facts,
+    s: StructId,
+    is_output: bool,
+    functions: &shaderlab_ir::EntitySet<FunctionId>,
+    objects: &mut Vec<(FunctionId, LocalId)>,
+) -> Option<()> {
     let is_s = |t: Option<&Ty>| matches!(t, Some(Ty::Struct(x)) if *x == s);
     let contains_s = |t: Option<&Ty>| match t {
         Some(Ty::Array(a)) => matches!(a.elem(), Ty::Struct(x) if x == s),
@@ -345,27 +356,32 @@ fn rename_is_faithful(
     // A global or another struct holding the struct: it is data, not the interface.
     for (g, _) in m.globals.iter() {
         let t = facts.typing.globals.get(g).and_then(|t| t.as_ref());
-        if (is_s(t) || contains_s(t)) && functions.iter().any(|f| uses_global(m, facts, *f, g)) {
+        if (is_s(t) || contains_s(t)) && functions.iter().any(|f| uses_global(m, facts, f, g)) {
             return None;
         }
     }
-    let mut objects = Vec::new();
-    for &f in functions {
+    // In id order (the set iterates so).
+    for f in functions.iter() {
         let func = m.functions.get(f)?;
         let owner = Owner::Function(f);
         let returns = facts.typing.returns.get(f).and_then(|t| t.as_ref());
         if contains_s(returns) || (is_s(returns) && !is_output) {
             return None;
         }
-        // Objects: parameters and locals of the struct type.
-        let mut own: Vec<LocalId> = Vec::new();
+        // Objects: parameters and locals of the struct type (more than one refuses the rename).
+        let mut object: Option<LocalId> = None;
+        let mut several = false;
+        let mut add = |l: LocalId| match object {
+            None => object = Some(l),
+            Some(o) => several |= o != l,
+        };
         let mut guarded_param = false;
         for p in &func.params {
             match p {
                 Guarded::Item(p) => {
                     if let ParamKind::Declared { local } = p.kind {
                         if is_s(local_struct(facts, f, local)) {
-                            own.push(local);
+                            add(local);
                         }
                     }
                 }
@@ -393,17 +409,16 @@ fn rename_is_faithful(
                 return None;
             }
             if local.kind == LocalKind::Variable && is_s(t) {
-                own.push(l);
+                add(l);
             }
         }
-        own.sort();
-        own.dedup();
-        if own.len() > 1 {
+        if several {
             return None;
         }
+        let own = object.as_slice();
         if func.body.is_none() {
             // A prototype loses the same parameters as its definition.
-            objects.extend(own.into_iter().map(|l| (f, l)));
+            objects.extend(own.iter().map(|&l| (f, l)));
             continue;
         }
         // Without objects, only expressions of the struct's type can refuse the rename; a function with neither
@@ -413,16 +428,15 @@ fn rename_is_faithful(
         if own.is_empty() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
             continue;
         }
-        if macro_mentions(m, func, &own) {
+        if macro_mentions(m, func, object) {
             return None;
         }
-        // `own` has at most one local here.
-        let object = own.first().copied();
-        let mut roots: SecondaryMap<ExprId, Root> = SecondaryMap::with_capacity(func.exprs.len());
-        roots.resize(func.exprs.len());
+        // Parents and roots of every expression, by index.
+        let mut up: SecondaryMap<ExprId, Up> = SecondaryMap::with_capacity(func.exprs.len());
+        up.resize(func.exprs.len());
         let mut decl_size = None;
         if let Some(body) = &func.body {
-            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut roots, object, &mut decl_size));
+            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut up, object, &mut decl_size));
         }
         if let Some(l) = object {
             let local = func.locals.get(l)?;
@@ -430,12 +444,10 @@ fn rename_is_faithful(
                 return None;
             }
         }
-        // Parents of every expression, by index (a later parent replaces an earlier one, as a map insert would).
-        let mut parent: SecondaryMap<ExprId, Option<ExprId>> = SecondaryMap::with_capacity(func.exprs.len());
-        parent.resize(func.exprs.len());
+        // (A later parent replaces an earlier one, as a map insert would.)
         for (e, expr) in func.exprs.iter() {
             expr.kind.for_each_child(&mut |c| {
-                parent[c] = Some(e);
+                up[c].0 = Some(e);
             });
         }
         let is_object = |e: ExprId| -> bool {
@@ -469,7 +481,7 @@ fn rename_is_faithful(
             if !is_object(e) && !is_producer(e) {
                 return None;
             }
-            let ok = match parent[e].and_then(|p| func.exprs.get(p).map(|x| (p, &x.kind))) {
+            let ok = match up[e].0.and_then(|p| func.exprs.get(p).map(|x| (p, &x.kind))) {
                 Some((_, Expr::Member { base, .. })) => *base == e && is_object(e),
                 Some((p, Expr::Call { args, .. })) => {
                     is_object(e)
@@ -483,12 +495,12 @@ fn rename_is_faithful(
                         }
                 }
                 Some((p, Expr::Assign { op: None, target, value })) => {
-                    roots[p] == Root::ExprStmt
+                    up[p].1 == Root::ExprStmt
                         && ((*target == e && is_object(e) && is_producer(*value))
                             || (*value == e && is_producer(e) && is_object(*target)))
                 }
                 Some(_) => false,
-                None => match roots[e] {
+                None => match up[e].1 {
                     Root::ExprStmt => true,
                     Root::Return => is_s(returns),
                     Root::Other => false,
@@ -497,7 +509,7 @@ fn rename_is_faithful(
             if !ok {
                 // Initializers are found through the locals: `V o = helper();`.
                 let init_of_object = own.iter().any(|&l| {
-                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && parent[e].is_none()
+                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && up[e].0.is_none()
                 });
                 if !init_of_object {
                     return None;
@@ -505,31 +517,26 @@ fn rename_is_faithful(
             }
         }
         // Object locals may only be initialized by a producer call.
-        for &l in &own {
+        for &l in own {
             if let Some(init) = func.locals.get(l).and_then(|x| x.init) {
                 if !is_producer(init) {
                     return None;
                 }
             }
         }
-        objects.extend(own.into_iter().map(|l| (f, l)));
+        objects.extend(own.iter().map(|&l| (f, l)));
     }
-    Some(objects)
+    Some(())
 }
 
-/// Whether a macro used in `func` names one of `locals` in its body (`#define UV varyings.uv`): the object must
-/// stay a real variable for the expansion to work.
-fn macro_mentions(m: &Module, func: &shaderlab_ir::Function, locals: &[LocalId]) -> bool {
-    let names: Vec<&str> = locals.iter().filter_map(|l| func.locals.get(*l)).map(|l| m.name(l.name)).collect();
-    if names.is_empty() {
-        return false;
-    }
+/// Whether a macro used in `func` names `local` in its body (`#define UV varyings.uv`): the object must stay a
+/// real variable for the expansion to work.
+fn macro_mentions(m: &Module, func: &shaderlab_ir::Function, local: Option<LocalId>) -> bool {
+    let Some(local) = local.and_then(|l| func.locals.get(l)) else { return false };
+    let local = m.name(local.name);
     func.exprs.values().any(|x| {
         let Expr::MacroRef { name, .. } = &x.kind else { return false };
-        m.macros
-            .values()
-            .filter(|d| d.name == *name)
-            .any(|d| crate::plan::identifiers(&d.body).iter().any(|w| names.contains(w)))
+        m.macros.values().filter(|d| d.name == *name).any(|d| crate::plan::identifiers(&d.body).contains(&local))
     })
 }
 

@@ -117,7 +117,7 @@ pub fn compile_report(
             Err(diagnostics) => (Vec::new(), diagnostics),
             Ok(valid) => {
                 let backend = shaderlab_backends::backend(target);
-                let (passes, errors) = emit_all(&valid, backend.as_ref(), backend_options);
+                let (passes, errors) = emit_all(&valid, backend, backend_options);
                 let mut diagnostics = valid.into_warnings();
                 if errors.is_empty() {
                     (passes, diagnostics)

@@ -101,11 +101,13 @@ pub trait Backend {
     fn header(&self, stage: Stage) -> String;
 }
 
-/// The GLSL ES backend of a target.
-pub fn backend(target: Target) -> Box<dyn Backend> {
+/// The GLSL ES backend of a target. Backends hold no state: one per target (a static) serves every call.
+pub fn backend(target: Target) -> &'static dyn Backend {
+    static GLES100: GlslBackend = GlslBackend { dialect: &gles100::Gles100 };
+    static GLES300: GlslBackend = GlslBackend { dialect: &gles300::Gles300 };
     match target {
-        Target::Gles100 => Box::new(GlslBackend { dialect: &gles100::Gles100 }),
-        Target::Gles300 => Box::new(GlslBackend { dialect: &gles300::Gles300 }),
+        Target::Gles100 => &GLES100,
+        Target::Gles300 => &GLES300,
     }
 }
 

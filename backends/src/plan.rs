@@ -31,9 +31,19 @@ pub(crate) struct StagePlan {
     /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
     /// about a function look for (apart from uses of interface objects, which only functions with objects have):
     /// identifiers resolving to an IO struct member or a builtin variable, constructors, struct constructor calls.
-    /// They are few; a function's whole arena need not be walked again.
-    pub struct_uses: SecondaryMap<FunctionId, Option<Vec<ExprId>>>,
+    /// They are few; a function's whole arena need not be walked again. Each function's are a range of
+    /// `uses` (one list for the stage: no allocation per function).
+    struct_uses: SecondaryMap<FunctionId, Option<(u32, u32)>>,
+    uses: Vec<ExprId>,
     pub io: StageIo,
+}
+
+impl StagePlan {
+    /// See [`StagePlan::struct_uses`]; `None` for a function reachability did not walk.
+    pub(crate) fn struct_uses(&self, f: FunctionId) -> Option<&[ExprId]> {
+        let (start, end) = (*self.struct_uses.get(f)?)?;
+        self.uses.get(start as usize..end as usize)
+    }
 }
 
 /// A pass with a program: its scopes, interface and two stages.
@@ -80,6 +90,7 @@ impl ProgramPlan {
                 structs,
                 local_structs: reach.local_structs,
                 struct_uses: reach.struct_uses,
+                uses: reach.uses,
                 io,
             }
         };
@@ -271,7 +282,8 @@ pub(crate) struct Reach<'a> {
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
     /// See [`StagePlan::struct_uses`].
-    pub struct_uses: SecondaryMap<FunctionId, Option<Vec<ExprId>>>,
+    pub struct_uses: SecondaryMap<FunctionId, Option<(u32, u32)>>,
+    pub uses: Vec<ExprId>,
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
@@ -296,6 +308,7 @@ impl<'a> Reach<'a> {
             structs: EntitySet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
             struct_uses: SecondaryMap::with_capacity(m.functions.len()),
+            uses: Vec::new(),
             // The call order, the entry, and room for the functions found on the way (no regrowing at once).
             function_work: Vec::with_capacity(order.len() + 16),
             macro_names: BTreeSet::new(),
@@ -356,12 +369,13 @@ impl<'a> Reach<'a> {
                 self.macro_names.insert(name);
             }
         });
-        let mut struct_uses = Vec::new();
+        // (Nothing below walks another function: the uses found here are one range.)
+        let start = self.uses.len();
         for (e, expr) in func.exprs.iter() {
             if let Expr::Ident(_) = expr.kind {
                 // One look at the name's symbols for both questions: what it reaches, which interface member it is.
                 if self.ident(owner, e, Some((&mut *iface, stage))) {
-                    struct_uses.push(e);
+                    self.uses.push(e);
                 }
                 continue;
             }
@@ -370,10 +384,13 @@ impl<'a> Reach<'a> {
             if matches!(expr.kind, Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
                 && self.expr_kind(owner, e, &expr.kind)
             {
-                struct_uses.push(e);
+                self.uses.push(e);
             }
         }
-        self.struct_uses[f] = Some(struct_uses);
+        let range = (u32::try_from(start), u32::try_from(self.uses.len()));
+        if let (Ok(start), Ok(end)) = range {
+            self.struct_uses[f] = Some((start, end));
+        }
         if let Some(body) = &func.body {
             self.block(body);
         }

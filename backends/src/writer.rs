@@ -233,7 +233,6 @@ impl<'a> Probe<'a> {
     fn references(&self, interface: &InterfaceNames<'a>) -> References {
         let m = self.m;
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
-        let interface_names: Vec<Name> = interface.names().filter_map(|k| m.names.lookup(k)).collect();
         let interface_frag_output = interface.names().any(is_frag_output);
         let mut out = References::new();
         for f in self.plan.functions.iter() {
@@ -243,7 +242,7 @@ impl<'a> Probe<'a> {
             let mut refs: Vec<Name> = Vec::new();
             let mut frag_output = false;
             if f == self.plan.entry {
-                refs.extend(interface_names.iter().copied());
+                refs.extend(interface.names().filter_map(|k| m.names.lookup(k)));
                 frag_output |= interface_frag_output;
             }
             let mut visit = |e: shaderlab_ir::ExprId, expr: &shaderlab_ir::Expression| {
@@ -890,7 +889,7 @@ fn for_each_listed_use(
     func: &shaderlab_ir::Function,
     visit: &mut dyn FnMut(shaderlab_ir::ExprId, &shaderlab_ir::Expression),
 ) {
-    match plan.struct_uses.get(f).and_then(Option::as_ref) {
+    match plan.struct_uses(f) {
         Some(uses) if !plan.io.has_objects(f) => {
             for &e in uses {
                 if let Some(expr) = func.exprs.get(e) {

@@ -137,7 +137,7 @@ fn emit_all(
     options: &shaderlab_backends::Options,
 ) -> (Vec<CompiledPass>, Vec<Diagnostic>) {
     let m = valid.module();
-    let mut passes = Vec::new();
+    let mut passes = Vec::with_capacity(m.passes.len());
     let mut errors: Vec<Diagnostic> = Vec::new();
     for sub in m.subshaders.values() {
         for &id in &sub.passes {

@@ -257,8 +257,8 @@ impl StageIo {
     }
 
     /// Structs renamed away in this stage (not declared).
-    pub(crate) fn renamed_structs(&self) -> Vec<StructId> {
-        [self.input, self.output].into_iter().flatten().filter(|(_, m)| *m == IoMode::Rename).map(|(s, _)| s).collect()
+    pub(crate) fn renamed_structs(&self) -> impl Iterator<Item = StructId> {
+        [self.input, self.output].into_iter().flatten().filter(|(_, m)| *m == IoMode::Rename).map(|(s, _)| s)
     }
 
     pub(crate) fn mode(&self, s: StructId) -> Option<IoMode> {

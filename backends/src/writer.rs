@@ -89,6 +89,8 @@ pub(crate) struct Writer<'a> {
     /// erroneous expression can break a line, and they set this. Until then [`Writer::line`] need not look for
     /// breaks in its text.
     pub(crate) may_break: bool,
+    /// The structs a unit needs (kept to reuse its allocation).
+    needed: Vec<StructId>,
 }
 
 /// Write one stage of a program.
@@ -129,6 +131,7 @@ pub(crate) fn write_stage(
         cond_depth: 0,
         scratch: String::with_capacity(256),
         may_break: false,
+        needed: Vec::new(),
     };
     w.check_interface(&interface);
     w.output_declarations(&outputs);
@@ -695,26 +698,21 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Structs a unit needs declared before it.
-    fn needs(&self, unit: Unit<'a>) -> Vec<StructId> {
-        let mut out = Vec::new();
+    /// Structs a unit needs declared before it, into `out` (emptied first).
+    fn needs(&self, unit: Unit<'a>, out: &mut Vec<StructId>) {
+        out.clear();
         match unit {
-            Unit::Item(item) => self.item_needs(item, &mut out),
+            Unit::Item(item) => self.item_needs(item, out),
             Unit::Region(r) => {
-                let mut items = Vec::new();
                 for b in &r.branches {
-                    Guarded::for_each_item(&b.items, &mut |i| items.push(i));
+                    Guarded::for_each_item(&b.items, &mut |i| self.item_needs(i, out));
                 }
                 if let Some(e) = &r.else_items {
-                    Guarded::for_each_item(e, &mut |i| items.push(i));
-                }
-                for i in items {
-                    self.item_needs(i, &mut out);
+                    Guarded::for_each_item(e, &mut |i| self.item_needs(i, out));
                 }
             }
         }
         out.retain(|s| self.writes_struct(*s));
-        out
     }
 
     fn item_needs(&self, item: &GlobalItem, out: &mut Vec<StructId>) {
@@ -824,7 +822,10 @@ impl<'a> Writer<'a> {
         // pure questions and keep only written structs: skipping them when no such unit follows changes nothing).
         let later = &hoistable[hoistable.partition_point(|&j| j <= i)..];
         if later.iter().any(|&j| units.get(j).is_some_and(|(_, done)| !done)) {
-            for s in self.needs(unit) {
+            // The list is kept for the next unit (a unit hoisted from here makes its own).
+            let mut needs = std::mem::take(&mut self.needed);
+            self.needs(unit, &mut needs);
+            for &s in &needs {
                 if let Ok(k) = struct_units.binary_search_by_key(&s, |&(t, _)| t) {
                     let j = struct_units[k].1;
                     if j > i {
@@ -832,6 +833,7 @@ impl<'a> Writer<'a> {
                     }
                 }
             }
+            self.needed = needs;
         }
         match unit {
             Unit::Item(item) => {

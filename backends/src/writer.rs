@@ -122,7 +122,7 @@ pub(crate) fn write_stage(
         reflection,
         // A stage's text is of the order of its sources' (comments dropped, interface added, parts of other
         // stages and passes dropped): reserving that avoids regrowing (and copying) the output while writing.
-        out: String::with_capacity(m.sources.files.values().map(|f| f.text.len()).sum::<usize>() + 1024),
+        out: String::with_capacity(m.sources.files.values().map(|f| f.text.len()).sum::<usize>() + 256),
         indent: 0,
         last: Last::Nothing,
         pending_blank: false,

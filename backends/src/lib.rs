@@ -139,14 +139,15 @@ impl Backend for GlslBackend {
         };
         let mut errors = Vec::new();
         let mut reflection = reflection::Collector::default();
-        let mut write =
-            |stage: Stage| match writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection) {
-                Ok(text) => text,
-                Err(mut e) => {
-                    errors.append(&mut e);
-                    String::new()
-                }
-            };
+        let mut scratch = String::with_capacity(256);
+        let mut write = |stage: Stage| {
+            let written =
+                writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection, &mut scratch);
+            written.unwrap_or_else(|mut e| {
+                errors.append(&mut e);
+                String::new()
+            })
+        };
         let (mut vertex, mut fragment) = (write(Stage::Vertex), write(Stage::Fragment));
         if !errors.is_empty() {
             errors.sort_by_key(|e| (e.span.file, e.span.start, e.span.end));

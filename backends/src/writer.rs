@@ -93,7 +93,8 @@ pub(crate) struct Writer<'a> {
     needed: Vec<StructId>,
 }
 
-/// Write one stage of a program.
+/// Write one stage of a program. `scratch`: the line buffer, handed from stage to stage (its allocation is
+/// reused).
 pub(crate) fn write_stage(
     m: &Module,
     facts: &Facts,
@@ -101,6 +102,7 @@ pub(crate) fn write_stage(
     stage: Stage,
     d: &dyn Dialect,
     reflection: &mut Collector,
+    scratch: &mut String,
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
     // The fragment outputs, asked for by the names, the references and the declarations.
@@ -129,13 +131,14 @@ pub(crate) fn write_stage(
         group: 0,
         uniforms_written: Vec::new(),
         cond_depth: 0,
-        scratch: String::with_capacity(256),
+        scratch: std::mem::take(scratch),
         may_break: false,
         needed: Vec::new(),
     };
     w.check_interface(&interface);
     w.output_declarations(&outputs);
     w.global_units();
+    *scratch = std::mem::take(&mut w.scratch);
     if w.errors.is_empty() {
         Ok(w.out)
     } else {

@@ -7,7 +7,7 @@
 //! [`StageIo`]: per stage, whether each IO struct can be *renamed away* (`o.uv` -> `uv`, the varyings local and
 //! `return o;` disappear, IO-struct parameters and arguments are dropped) or must stay a real struct that the
 //! entry copies field-wise from/to the stage variables. Renaming is faithful when every value of the struct type
-//! in the stage is one object flowing through locals, parameters and returns; [`rename_is_faithful`] checks that.
+//! in the stage is one object flowing through locals, parameters and returns; [`rename_check`] checks that.
 
 use crate::plan::subtree;
 use crate::Stage;
@@ -233,7 +233,7 @@ impl StageIo {
         for (s, is_output) in [(input, false), (output, true)] {
             let Some(s) = s else { continue };
             let before = io.objects.len();
-            let mode = if rename_is_faithful(m, facts, s, is_output, functions, &mut io.objects) {
+            let mode = if rename_check(m, facts, s, is_output, functions, &mut io.objects).is_some() {
                 IoMode::Rename
             } else {
                 io.objects.truncate(before);
@@ -326,20 +326,9 @@ fn local_struct(facts: &Facts, f: FunctionId, l: LocalId) -> Option<&Ty> {
     facts.typing.locals.get(f).and_then(|t| t.get(l)).and_then(|t| t.as_ref())
 }
 
-/// Whether renaming struct `s` away is faithful in the stage of `functions`; its objects are appended to
-/// `objects` (partly, when it is not: the caller drops them).
-fn rename_is_faithful(
-    m: &Module,
-    facts: &Facts,
-    s: StructId,
-    is_output: bool,
-    functions: &shaderlab_ir::EntitySet<FunctionId>,
-    objects: &mut Vec<(FunctionId, LocalId)>,
-) -> bool {
-    rename_check(m, facts, s, is_output, functions, objects).is_some()
-}
-
-/// [`rename_is_faithful`], `None` for "not faithful".
+/// Whether renaming struct `s` away is faithful in the stage of `functions` (`Some`) or not (`None`, which `?`
+/// gives at the first reason); its objects are appended to `objects` (partly, when it is not: the caller drops
+/// them).
 fn rename_check(
     m: &Module,
     facts: &Facts,

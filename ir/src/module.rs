@@ -106,14 +106,22 @@ impl Module {
     /// The scopes a scope sees, outermost first (shader, subshader, pass).
     pub fn scope_chain(&self, scope: ScopeId) -> Vec<ScopeId> {
         // Room for the usual shader, subshader and pass without regrowing.
-        let mut chain = Vec::with_capacity(4);
-        chain.push(scope);
+        self.scope_chain_into(scope, Vec::with_capacity(4))
+    }
+
+    /// [`Module::scope_chain`] appended to `chain` (expected empty), for callers that keep the usual few scopes
+    /// in a list without heap storage. A parent already in the chain ends it.
+    pub fn scope_chain_into<L>(&self, scope: ScopeId, mut chain: L) -> L
+    where
+        L: Extend<ScopeId> + std::ops::DerefMut<Target = [ScopeId]>,
+    {
+        chain.extend([scope]);
         let mut current = scope;
         while let Some(parent) = self.scopes.get(current).and_then(|s| s.parent) {
             if chain.contains(&parent) {
                 break;
             }
-            chain.push(parent);
+            chain.extend([parent]);
             current = parent;
         }
         chain.reverse();

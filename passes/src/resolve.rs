@@ -279,17 +279,7 @@ impl Children {
 /// The scopes a scope sees, outermost first (shader, subshader, pass): [`Module::scope_chain`] without a heap
 /// allocation for the usual depth.
 pub(crate) fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
-    let mut chain = SmallList::one(scope);
-    let mut current = scope;
-    while let Some(parent) = m.scopes.get(current).and_then(|s| s.parent) {
-        if chain.contains(&parent) {
-            break;
-        }
-        chain.push(parent);
-        current = parent;
-    }
-    chain.reverse();
-    chain
+    m.scope_chain_into(scope, SmallList::default())
 }
 
 /// Every name declared (as a global, function or struct) by the items of a scope, with the root of that scope's

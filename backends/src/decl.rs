@@ -72,33 +72,32 @@ impl<'a> Writer<'a> {
         let Some(def) = m.macros.get(id) else { return };
         let name = m.name(def.name);
         // Assembled in the scratch line (no allocation per `#define`).
-        let mut text = std::mem::take(&mut self.scratch);
-        text.clear();
-        text.push_str("#define ");
-        text.push_str(name);
-        if let Some(params) = &def.params {
-            text.push('(');
-            for (i, p) in params.iter().enumerate() {
-                if i > 0 {
-                    text.push_str(", ");
+        self.with_scratch(|w, text| {
+            text.push_str("#define ");
+            text.push_str(name);
+            if let Some(params) = &def.params {
+                text.push('(');
+                for (i, p) in params.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(", ");
+                    }
+                    text.push_str(m.name(*p));
                 }
-                text.push_str(m.name(*p));
+                text.push(')');
             }
-            text.push(')');
-        }
-        if !def.body.is_empty() {
-            text.push(' ');
-            // A body continued over lines is one line in the output.
-            for (i, part) in def.body.split('\n').enumerate() {
-                if i > 0 {
-                    text.push(' ');
+            if !def.body.is_empty() {
+                text.push(' ');
+                // A body continued over lines is one line in the output.
+                for (i, part) in def.body.split('\n').enumerate() {
+                    if i > 0 {
+                        text.push(' ');
+                    }
+                    text.push_str(part);
                 }
-                text.push_str(part);
             }
-        }
-        self.group(GROUP_DEFINE);
-        self.directive(&text);
-        self.scratch = text;
+            w.group(GROUP_DEFINE);
+            w.directive(text);
+        });
     }
 
     // ----- types -----
@@ -214,20 +213,18 @@ impl<'a> Writer<'a> {
         // Members take no qualifiers in GLSL: the interpolation and layout of IO struct members go to the stage
         // variables.
         self.guarded(&decl.members, &|_, _| true, &mut |w, mem: &'a StructMember| {
-            let mut line = std::mem::take(&mut w.scratch);
-            line.clear();
-            w.spec_type_into(&mut line, &mem.ty);
-            let member = w.names.member(w.m, mem.name);
-            line.push(' ');
-            line.push_str(member);
-            if !mem.ty.dims.is_empty() {
-                let member = member.to_owned();
-                let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
-                line.push_str(&dims);
-            }
-            line.push(';');
-            w.line(&line);
-            w.scratch = line;
+            w.scratch_line(|w, line| {
+                w.spec_type_into(line, &mem.ty);
+                let member = w.names.member(w.m, mem.name);
+                line.push(' ');
+                line.push_str(member);
+                if !mem.ty.dims.is_empty() {
+                    let member = member.to_owned();
+                    let dims = w.spec_dims(&mem.ty, Owner::Global, &member);
+                    line.push_str(&dims);
+                }
+                line.push(';');
+            });
         });
         self.dedent();
         if declares.is_empty() {
@@ -257,20 +254,18 @@ impl<'a> Writer<'a> {
             }
             // `[qualifiers ]uniform T name[N];`, assembled in the scratch line (the checks run in the order of
             // the parts: type, dimensions, qualifiers).
-            let mut line = std::mem::take(&mut self.scratch);
-            line.clear();
             let mut ty = String::with_capacity(24);
             self.spec_type_into(&mut ty, &global.ty);
             let dims = self.spec_dims(&global.ty, Owner::Global, name);
-            for q in self.leading_qualifiers(&global.qualifiers, global.span) {
-                line.push_str(&q);
-                line.push(' ');
-            }
-            for part in ["uniform ", &*ty, " ", name, &*dims, ";"] {
-                line.push_str(part);
-            }
-            self.line(&line);
-            self.scratch = line;
+            self.scratch_line(|w, line| {
+                for q in w.leading_qualifiers(&global.qualifiers, global.span) {
+                    line.push_str(&q);
+                    line.push(' ');
+                }
+                for part in ["uniform ", &*ty, " ", name, &*dims, ";"] {
+                    line.push_str(part);
+                }
+            });
             let mut reflected = String::with_capacity(ty.len() + dims.len());
             self.spec_base_into(&mut reflected, &global.ty);
             reflected.push_str(&dims);
@@ -312,28 +307,24 @@ impl<'a> Writer<'a> {
         let Some(func) = m.functions.get(f) else { return };
         let previous = self.func.replace(f);
         // The signature line is assembled in the scratch line.
-        let mut signature = std::mem::take(&mut self.scratch);
-        signature.clear();
-        self.signature_into(&mut signature, f);
-        match &func.body {
-            None => {
-                self.group(0);
+        self.with_scratch(|w, signature| {
+            w.signature_into(signature, f);
+            if func.body.is_none() {
+                w.group(0);
                 signature.push(';');
-                self.line(&signature);
-                self.scratch = signature;
-            }
-            Some(body) => {
-                self.separate();
-                self.group(0);
+            } else {
+                w.separate();
+                w.group(0);
                 signature.push_str(" {");
-                self.line(&signature);
-                self.scratch = signature;
-                self.indent();
-                self.function_body(f, body);
-                self.dedent();
-                self.line("}");
-                self.separate();
             }
+            w.line(signature);
+        });
+        if let Some(body) = &func.body {
+            self.indent();
+            self.function_body(f, body);
+            self.dedent();
+            self.line("}");
+            self.separate();
         }
         self.func = previous;
     }
@@ -460,17 +451,16 @@ impl<'a> Writer<'a> {
         if let Err(reason) = self.d.check_attribute_type(&self.m.types.get(mem.ty.base)) {
             self.error(name, reason, mem.span);
         }
-        let mut line = std::mem::take(&mut self.scratch);
-        line.clear();
-        line.push_str(self.d.attribute_qualifier());
-        line.push(' ');
-        self.spec_type_into(&mut line, &mem.ty);
-        let dims = self.spec_dims(&mem.ty, Owner::Global, name);
-        for part in [" ", name, &*dims, ";"] {
-            line.push_str(part);
-        }
-        self.line(&line);
-        self.scratch = line;
+        let dims = self.scratch_line(|w, line| {
+            line.push_str(w.d.attribute_qualifier());
+            line.push(' ');
+            w.spec_type_into(line, &mem.ty);
+            let dims = w.spec_dims(&mem.ty, Owner::Global, name);
+            for part in [" ", name, &*dims, ";"] {
+                line.push_str(part);
+            }
+            dims
+        });
         let mut reflected = String::with_capacity(16);
         self.spec_base_into(&mut reflected, &mem.ty);
         reflected.push_str(&dims);
@@ -484,17 +474,15 @@ impl<'a> Writer<'a> {
         let mut ty = String::with_capacity(24);
         self.spec_type_into(&mut ty, &mem.ty);
         let dims = self.spec_dims(&mem.ty, Owner::Global, name);
-        let mut line = std::mem::take(&mut self.scratch);
-        line.clear();
-        for q in self.leading_qualifiers(&mem.qualifiers, mem.span) {
-            line.push_str(&q);
-            line.push(' ');
-        }
-        for part in [self.d.varying_qualifier(self.stage), " ", &*ty, " ", name, &*dims, ";"] {
-            line.push_str(part);
-        }
-        self.line(&line);
-        self.scratch = line;
+        self.scratch_line(|w, line| {
+            for q in w.leading_qualifiers(&mem.qualifiers, mem.span) {
+                line.push_str(&q);
+                line.push(' ');
+            }
+            for part in [w.d.varying_qualifier(w.stage), " ", &*ty, " ", name, &*dims, ";"] {
+                line.push_str(part);
+            }
+        });
         let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
             (Some(Interpolation::Flat), _) => "flat",
             (_, true) => "centroid",
@@ -528,18 +516,16 @@ impl<'a> Writer<'a> {
 
     /// `[layout(location = N) ]out T name;`, assembled in the scratch line.
     fn output_line(&mut self, ty: &str, name: &str, location: Option<i64>) {
-        let mut line = std::mem::take(&mut self.scratch);
-        line.clear();
-        if let Some(n) = location {
-            use std::fmt::Write;
-            // Writing to a String cannot fail.
-            let _ = write!(line, "layout(location = {n}) ");
-        }
-        for part in ["out ", ty, " ", name, ";"] {
-            line.push_str(part);
-        }
-        self.line(&line);
-        self.scratch = line;
+        self.scratch_line(|_, line| {
+            if let Some(n) = location {
+                use std::fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = write!(line, "layout(location = {n}) ");
+            }
+            for part in ["out ", ty, " ", name, ";"] {
+                line.push_str(part);
+            }
+        });
     }
 
     /// Fragment outputs that are not an MRT struct: the color output and `gl_FragData` indices.

@@ -97,13 +97,11 @@ impl<'a> Writer<'a> {
             }
             StmtKind::Prototype(f) => {
                 let previous = self.func;
-                let mut line = std::mem::take(&mut self.scratch);
-                line.clear();
-                self.signature_into(&mut line, *f);
-                self.func = previous;
-                line.push(';');
-                self.line(&line);
-                self.scratch = line;
+                self.scratch_line(|w, line| {
+                    w.signature_into(line, *f);
+                    w.func = previous;
+                    line.push(';');
+                });
             }
             StmtKind::Precision { precision, ty } => {
                 let line = self.precision_statement(*precision, *ty, s.span);
@@ -228,12 +226,10 @@ impl<'a> Writer<'a> {
                 return;
             }
         }
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
-        self.declaration_into(&mut buf, locals);
-        buf.push(';');
-        self.line(&buf);
-        self.scratch = buf;
+        self.scratch_line(|w, buf| {
+            w.declaration_into(buf, locals);
+            buf.push(';');
+        });
     }
 
     /// `const T a = e, b[2]` (no semicolon).

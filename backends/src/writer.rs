@@ -376,15 +376,32 @@ impl<'a> Writer<'a> {
         self.last = Last::Code;
     }
 
-    /// The code line `prefix`, expression `e` (at most precedence level `max` without parentheses), `suffix`.
-    pub(crate) fn expr_line(&mut self, prefix: &str, owner: Owner, e: shaderlab_ir::ExprId, max: u8, suffix: &str) {
+    /// Run `f` with the scratch buffer, cleared: taken from the writer and given back, so assembling a line
+    /// allocates nothing once the buffer has grown (a nested use meanwhile gets an empty buffer of its own).
+    pub(crate) fn with_scratch<R>(&mut self, f: impl FnOnce(&mut Self, &mut String) -> R) -> R {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
-        buf.push_str(prefix);
-        self.expr_into(&mut buf, owner, e, max);
-        buf.push_str(suffix);
-        self.line(&buf);
+        let result = f(self, &mut buf);
         self.scratch = buf;
+        result
+    }
+
+    /// A code line assembled by `build` in the scratch buffer ([`Writer::with_scratch`]), then written.
+    pub(crate) fn scratch_line<R>(&mut self, build: impl FnOnce(&mut Self, &mut String) -> R) -> R {
+        self.with_scratch(|w, line| {
+            let result = build(w, line);
+            w.line(line);
+            result
+        })
+    }
+
+    /// The code line `prefix`, expression `e` (at most precedence level `max` without parentheses), `suffix`.
+    pub(crate) fn expr_line(&mut self, prefix: &str, owner: Owner, e: shaderlab_ir::ExprId, max: u8, suffix: &str) {
+        self.scratch_line(|w, buf| {
+            buf.push_str(prefix);
+            w.expr_into(buf, owner, e, max);
+            buf.push_str(suffix);
+        });
     }
 
     /// A `#define` or `#undef` line at column 0 (placed like code).

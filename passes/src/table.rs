@@ -87,8 +87,9 @@ impl<T: Clone + Default> ExprTable<T> {
     /// arena's, global first); an entry not pushed yet reads as the default value. Such a table is not written
     /// through [`ExprTable::get_mut`] or [`ExprTable::set`] (the first write would fill it).
     pub fn building_like<U: Clone + Default>(other: &ExprTable<U>) -> Self {
-        let len = other.len();
-        ExprTable { entries: Vec::with_capacity(len), layout: other.layout.clone(), default: T::default() }
+        let mut table = Self::like(other);
+        table.entries.reserve_exact(table.len());
+        table
     }
 
     /// The number of entries of a full table.
@@ -159,7 +160,8 @@ impl<T: Clone + Default> ExprTable<T> {
         }
     }
 
-    /// Every entry: the global arena's, then each function's in function order.
+    /// The entries written: the global arena's, then each function's in function order (none for a table never
+    /// written, whose entries all read as the default value).
     pub fn values(&self) -> std::slice::Iter<'_, T> {
         self.entries.iter()
     }

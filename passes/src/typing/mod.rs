@@ -152,7 +152,6 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         contexts,
         arg_pool: Vec::new(),
         out: Typing::default(),
-        current: None,
         cur: None,
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
@@ -171,7 +170,6 @@ struct Typer<'m> {
     /// Emptied argument lists, for reuse (see [`Typer::args`]).
     arg_pool: Vec<Vec<(Type, Span)>>,
     out: Typing,
-    current: Option<FunctionId>,
     /// The arena of the function being typed, looked up once per function rather than once per expression.
     cur: Option<Cursor<'m>>,
     ctx: CondCtx,
@@ -362,7 +360,6 @@ impl<'m> Typer<'m> {
         let m = self.m;
         let func = &m.functions[f];
         let owner = Owner::Function(f);
-        self.current = Some(f);
         self.cur = Some(Cursor::of(m, self.res, owner));
         self.spec_dims(&func.return_type, owner);
         if let Some(Ty::Sampler(_)) = self.out.returns[f] {
@@ -377,7 +374,6 @@ impl<'m> Typer<'m> {
             self.out.has_switch[f].get_or_insert(false);
             self.stmts(f, &body.stmts, &ctx);
         }
-        self.current = None;
         self.cur = None;
     }
 
@@ -1217,7 +1213,6 @@ pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMe
         contexts: &contexts,
         arg_pool: Vec::new(),
         out: Typing::default(),
-        current: None,
         cur: None,
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),

@@ -841,9 +841,9 @@ fn guard_name(toks: &[Token], directives: &[u32], names: &shaderlab_ir::Interner
     let mut depth = 0i32;
     for &i in directives {
         let i = i as usize;
-        match word(i + 1) {
-            Some("if" | "ifdef" | "ifndef") => depth += 1,
-            Some("endif") => {
+        match word(i + 1).map(DirectiveName::of) {
+            Some(DirectiveName::Cond(_)) => depth += 1,
+            Some(DirectiveName::Endif) => {
                 depth -= 1;
                 if depth == 0 {
                     let mut end = i + 1;

@@ -181,15 +181,13 @@ impl<'a> Merged<'a> {
                 }
                 RsItem::RenderQueue { value, value_span, .. } => {
                     let kind = ValueKind::Enum("RenderQueueType");
-                    let value = match value {
-                        RsValueSyntax::Ident(word)
-                            if enum_member("RenderQueueType", names.resolve(*word)).is_some() =>
-                        {
-                            Some(RenderStateValue::Enum(
-                                enum_member("RenderQueueType", names.resolve(*word)).unwrap_or(0),
-                            ))
-                        }
-                        other => check_value(env, names, "RenderQueueType", kind, other, *value_span, sink),
+                    let member = match value {
+                        RsValueSyntax::Ident(word) => enum_member("RenderQueueType", names.resolve(*word)),
+                        _ => None,
+                    };
+                    let value = match member {
+                        Some(member) => Some(RenderStateValue::Enum(member)),
+                        None => check_value(env, names, "RenderQueueType", kind, value, *value_span, sink),
                     };
                     if let Some(value) = value {
                         map.entries.insert(RENDER_QUEUE_KEY, RenderStateEntry { value, span: *value_span });

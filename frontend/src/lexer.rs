@@ -289,7 +289,7 @@ impl<'a> Lexer<'a, '_> {
             match START[b as usize] {
                 Start::Ident => {
                     pos = skip_class(bytes, pos + 1, IDENT_CONTINUE);
-                    let sym = names.intern(&text[start..pos]);
+                    let sym = names.intern_range(text, start, pos);
                     self.push(TokenKind::Ident, sym, start, pos);
                 }
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
@@ -340,7 +340,7 @@ impl<'a> Lexer<'a, '_> {
                         pos += 1;
                     }
                     if self.at(pos) == b'"' {
-                        let sym = names.intern(&text[start + 1..pos]);
+                        let sym = names.intern_range(text, start + 1, pos);
                         pos += 1;
                         self.push(TokenKind::Str, sym, start, pos);
                     } else {
@@ -457,7 +457,7 @@ impl<'a> Lexer<'a, '_> {
             pos = skip_class(bytes, pos, IDENT_CONTINUE);
             error.get_or_insert(NumberError::Suffix);
         }
-        let sym = names.intern(&text[start..pos]);
+        let sym = names.intern_range(text, start, pos);
         let kind = match error {
             Some(reason) => TokenKind::Error(LexError::InvalidNumber(reason)),
             None => kind,

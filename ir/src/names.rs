@@ -70,8 +70,12 @@ fn hash_text(bytes: &[u8], head: u64) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let len = bytes.len();
     let mut hash = (head ^ (len as u64).rotate_left(56)).wrapping_mul(K);
-    if let Some(tail) = bytes.last_chunk::<8>().filter(|_| len > 8) {
-        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(*tail)).wrapping_mul(K);
+    // One test of the length first (most identifiers are at most eight bytes long): testing `last_chunk` and the
+    // length together compiled to a chain of flag computations on every lookup.
+    if len > 8 {
+        if let Some(tail) = bytes.last_chunk::<8>() {
+            hash = (hash.rotate_left(5) ^ u64::from_le_bytes(*tail)).wrapping_mul(K);
+        }
         if len > 16 {
             for chunk in bytes[8..len - 8].chunks(8) {
                 hash = (hash.rotate_left(5) ^ head_of(chunk)).wrapping_mul(K);
@@ -154,18 +158,40 @@ impl Interner {
     /// cost as much as a lookup that finds a short name.
     #[inline(always)]
     pub fn intern(&mut self, text: &str) -> Name {
-        let bytes = text.as_bytes();
+        self.intern_range(text, 0, text.len())
+    }
+
+    /// [`Interner::intern`] of `text[start..end]`. The lookup compares the bytes of the range, and only a new
+    /// name slices `text` as a `str` (whose two character-boundary tests cost about as much as hashing a short
+    /// name): the lexer interns every identifier this way, and finds most of them. Bytes equal to an interned
+    /// spelling are valid UTF-8 and so lie on `text`'s character boundaries; a new range that does not (the
+    /// lexer never asks for one) is interned as its lossy UTF-8 reading, an out-of-bounds one as the empty text.
+    #[inline(always)]
+    pub fn intern_range(&mut self, text: &str, start: usize, end: usize) -> Name {
+        let bytes = text.as_bytes().get(start..end).unwrap_or_default();
         let head = head_of(bytes);
         let hash = hash_text(bytes, head);
         match self.find(bytes, head, hash) {
             Ok(index) => Name(index),
-            Err(slot) => self.insert(text, head, slot),
+            Err(slot) => self.insert_range(text, start, end, head, slot),
         }
     }
 
-    /// Adds `text` (not interned yet) as a new name in the free slot `slot`. Kept out of line: the lexer calls
-    /// `intern` once per identifier and finds most of them.
+    /// Adds `text[start..end]` (not interned yet, head `head`) as a new name in the free slot `slot`. Kept out of
+    /// line: the lexer interns once per identifier and finds most of them.
     #[inline(never)]
+    fn insert_range(&mut self, text: &str, start: usize, end: usize, head: u64, slot: usize) -> Name {
+        match text.get(start..end) {
+            Some(spelled) => self.insert(spelled, head, slot),
+            None => {
+                let bytes = text.as_bytes().get(start..end).unwrap_or_default();
+                self.intern(&String::from_utf8_lossy(bytes))
+            }
+        }
+    }
+
+    /// Adds `text` (not interned yet, head `head`) as a new name in the free slot `slot`.
+    #[inline(always)]
     fn insert(&mut self, text: &str, head: u64, slot: usize) -> Name {
         let index = self.entries.len() as u32;
         self.entries.push(Entry { head, start: self.text.len() as u32, len: text.len() as u32 });
@@ -333,6 +359,22 @@ mod tests {
         }
         assert_eq!(ids[0], Interner::EMPTY);
         assert_eq!(names.lookup("positio"), None);
+    }
+
+    #[test]
+    fn a_range_interns_as_its_text() {
+        let mut names = Interner::new();
+        let text = "vec4 position_0123456789 é x";
+        let vec4 = names.intern_range(text, 0, 4);
+        assert_eq!(names.resolve(vec4), "vec4");
+        assert_eq!(names.intern("vec4"), vec4);
+        let long = names.intern("position_0123456789");
+        assert_eq!(names.intern_range(text, 5, 24), long);
+        assert_eq!(names.intern_range(text, 25, 27), names.intern("é"));
+        // Off a character boundary (half of `é`) and out of bounds: no panic, a lossy or empty spelling.
+        let half = names.intern_range(text, 25, 26);
+        assert_eq!(names.resolve(half), "\u{fffd}");
+        assert_eq!(names.intern_range(text, 20, 99), Interner::EMPTY);
     }
 
     #[test]

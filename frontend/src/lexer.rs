@@ -253,6 +253,33 @@ fn skip_class(bytes: &[u8], pos: usize, class: u8) -> usize {
     pos + rest.iter().position(|&c| CLASS[c as usize] & class == 0).unwrap_or(rest.len())
 }
 
+/// [`skip_class`] four bytes per step while four remain: one bound test per four bytes, and per byte only its
+/// class test (identifiers average about nine bytes, indentation runs about five). The last few bytes of the
+/// text take [`skip_class`].
+#[inline(always)]
+fn skip_class_by_four(bytes: &[u8], pos: usize, class: u8) -> usize {
+    let is = |c: u8| CLASS[c as usize] & class != 0;
+    let Some(mut rest) = bytes.get(pos..) else { return pos };
+    // Stepping the rest of the slice (not an index) keeps the loop free of overflow tests.
+    while let Some((&[a, b, c, d], tail)) = rest.split_first_chunk::<4>() {
+        let at = bytes.len() - rest.len();
+        if !is(a) {
+            return at;
+        }
+        if !is(b) {
+            return at + 1;
+        }
+        if !is(c) {
+            return at + 2;
+        }
+        if !is(d) {
+            return at + 3;
+        }
+        rest = tail;
+    }
+    skip_class(bytes, bytes.len() - rest.len(), class)
+}
+
 /// The end of the run of digits of `radix` (10 or 16) starting at `pos`.
 fn skip_digits(bytes: &[u8], mut pos: usize, radix: u32) -> usize {
     while pos < bytes.len() && (bytes[pos] as char).is_digit(radix) {
@@ -288,14 +315,14 @@ impl<'a> Lexer<'a, '_> {
             let start = pos;
             match START[b as usize] {
                 Start::Ident => {
-                    pos = skip_class(bytes, pos + 1, IDENT_CONTINUE);
+                    pos = skip_class_by_four(bytes, pos + 1, IDENT_CONTINUE);
                     let sym = names.intern_range(text, start, pos);
                     self.push(TokenKind::Ident, sym, start, pos);
                 }
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
                 Start::Newline => {
                     // The next line's indentation is skipped here, without another dispatch.
-                    pos = skip_class(bytes, pos + 1, BLANK);
+                    pos = skip_class_by_four(bytes, pos + 1, BLANK);
                     self.line_start = true;
                 }
                 Start::Hash => {
@@ -579,6 +606,33 @@ mod tests {
         let toks = lex("#define A \\\n 1\nB", FileId::from_u32(0), &mut names);
         let starts: Vec<bool> = toks.iter().map(|t| t.line_start).collect();
         assert_eq!(starts, vec![true, false, false, false, true]);
+    }
+
+    #[test]
+    fn runs_end_where_they_end_at_every_length() {
+        // Identifiers and indentation of every length around the four-byte steps, inside the text and at its end.
+        for len in 1..=11 {
+            let word: String = "abcdefghijk"[..len].to_string();
+            for text in [
+                word.clone(),
+                format!("{word};"),
+                format!("x\n{}y", " ".repeat(len)),
+                format!("x\n{}", " ".repeat(len)),
+            ] {
+                let mut names = Interner::new();
+                let toks = lex(&text, FileId::from_u32(0), &mut names);
+                let spelled: Vec<&str> =
+                    toks.iter().map(|t| &text[t.span.start as usize..t.span.end as usize]).collect();
+                let expected: Vec<&str> =
+                    text.split(|c: char| c.is_whitespace() || c == ';').filter(|s| !s.is_empty()).collect();
+                assert_eq!(spelled.iter().filter(|s| **s != ";").copied().collect::<Vec<_>>(), expected, "{text:?}");
+                for t in &toks {
+                    if t.kind == TokenKind::Ident {
+                        assert_eq!(names.resolve(t.sym), &text[t.span.start as usize..t.span.end as usize]);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -168,7 +168,9 @@ impl Interner {
     /// lexer never asks for one) is interned as its lossy UTF-8 reading, an out-of-bounds one as the empty text.
     #[inline(always)]
     pub fn intern_range(&mut self, text: &str, start: usize, end: usize) -> Name {
-        let bytes = text.as_bytes().get(start..end).unwrap_or_default();
+        let Some(bytes) = text.as_bytes().get(start..end) else {
+            return self.intern_invalid(text, start, end);
+        };
         let head = head_of(bytes);
         let hash = hash_text(bytes, head);
         match self.find(bytes, head, hash) {
@@ -183,11 +185,16 @@ impl Interner {
     fn insert_range(&mut self, text: &str, start: usize, end: usize, head: u64, slot: usize) -> Name {
         match text.get(start..end) {
             Some(spelled) => self.insert(spelled, head, slot),
-            None => {
-                let bytes = text.as_bytes().get(start..end).unwrap_or_default();
-                self.intern(&String::from_utf8_lossy(bytes))
-            }
+            None => self.intern_invalid(text, start, end),
         }
+    }
+
+    /// [`Interner::intern_range`] of a range that is not a `str` of `text` (see there).
+    #[cold]
+    #[inline(never)]
+    fn intern_invalid(&mut self, text: &str, start: usize, end: usize) -> Name {
+        let bytes = text.as_bytes().get(start..end).unwrap_or_default();
+        self.intern(&String::from_utf8_lossy(bytes))
     }
 
     /// Adds `text` (not interned yet, head `head`) as a new name in the free slot `slot`.

@@ -102,6 +102,8 @@ enum Start {
     Hash,
     /// A punctuator that never starts a longer one (`(`, `;`, ...).
     Single(Punct),
+    /// `,`: a [`Start::Single`] that is almost always followed by a space (see [`Lexer::after_space`]).
+    Comma,
     /// A punctuator that may start a longer one (`+` of `+=` and `++`, ...).
     Operator(Punct),
 }
@@ -118,6 +120,7 @@ static START: [Start; 256] = {
             b'"' => Start::Quote,
             b'\\' => Start::Backslash,
             b'#' => Start::Hash,
+            b',' => Start::Comma,
             _ if class_of(c) & BLANK != 0 => Start::Blank,
             _ if class_of(c) & IDENT_START != 0 => Start::Ident,
             _ if c.is_ascii_digit() => Start::Digit,
@@ -295,6 +298,15 @@ impl<'a> Lexer<'a, '_> {
         self.bytes.get(pos).copied().unwrap_or(0)
     }
 
+    /// `pos`, or the position after it when a space is there: called after the tokens that are usually followed
+    /// by one (an identifier 40% of the time, a comma or an operator 90% and more in shader code), it costs a
+    /// few instructions and saves the blank run's dispatch (about five times as many) when the space is there.
+    /// A blank has no meaning of its own, so skipping one here or in the main loop gives the same tokens.
+    #[inline(always)]
+    fn after_space(&self, pos: usize) -> usize {
+        pos + usize::from(self.at(pos) == b' ')
+    }
+
     #[inline(always)]
     fn push(&mut self, kind: TokenKind, sym: Name, start: usize, end: usize) {
         self.out.push(Token {
@@ -318,6 +330,7 @@ impl<'a> Lexer<'a, '_> {
                     pos = skip_class_by_four(bytes, pos + 1, IDENT_CONTINUE);
                     let sym = names.intern_range(text, start, pos);
                     self.push(TokenKind::Ident, sym, start, pos);
+                    pos = self.after_space(pos);
                 }
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
                 Start::Newline => {
@@ -338,10 +351,16 @@ impl<'a> Lexer<'a, '_> {
                     pos += 1;
                     self.push(TokenKind::Punct(p), empty, start, pos);
                 }
+                Start::Comma => {
+                    pos += 1;
+                    self.push(TokenKind::Punct(Punct::Comma), empty, start, pos);
+                    pos = self.after_space(pos);
+                }
                 Start::Operator(p) => {
                     let (p, len) = longer_punct(b, self.at(pos + 1), self.at(pos + 2)).unwrap_or((p, 1));
                     pos += len;
                     self.push(TokenKind::Punct(p), empty, start, pos);
+                    pos = self.after_space(pos);
                 }
                 Start::Digit => pos = self.number(start, names),
                 Start::Dot if self.at(pos + 1).is_ascii_digit() => pos = self.number(start, names),

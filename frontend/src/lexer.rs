@@ -170,37 +170,6 @@ const fn one_byte_punct(c: u8) -> Option<Punct> {
     })
 }
 
-/// The punctuator starting with `b0 b1 b2` that is longer than one byte, and its length.
-#[inline]
-fn longer_punct(b0: u8, b1: u8, b2: u8) -> Option<(Punct, usize)> {
-    use Punct::*;
-    let two = match (b0, b1) {
-        (b'=', b'=') => Eq,
-        (b'!', b'=') => Ne,
-        (b'<', b'=') => Le,
-        (b'>', b'=') => Ge,
-        (b'<', b'<') if b2 == b'=' => return Some((ShlAssign, 3)),
-        (b'>', b'>') if b2 == b'=' => return Some((ShrAssign, 3)),
-        (b'<', b'<') => Shl,
-        (b'>', b'>') => Shr,
-        (b'&', b'&') => AndAnd,
-        (b'|', b'|') => OrOr,
-        (b'^', b'^') => XorXor,
-        (b'+', b'=') => PlusAssign,
-        (b'-', b'=') => MinusAssign,
-        (b'*', b'=') => StarAssign,
-        (b'/', b'=') => SlashAssign,
-        (b'%', b'=') => PercentAssign,
-        (b'&', b'=') => AmpAssign,
-        (b'|', b'=') => PipeAssign,
-        (b'^', b'=') => CaretAssign,
-        (b'+', b'+') => PlusPlus,
-        (b'-', b'-') => MinusMinus,
-        _ => return None,
-    };
-    Some((two, 2))
-}
-
 /// Position of the first `\n` in `bytes`, eight bytes at a time (line comments are the longest runs the lexer
 /// skips).
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
@@ -307,6 +276,47 @@ impl<'a> Lexer<'a, '_> {
         pos + usize::from(self.at(pos) == b' ')
     }
 
+    /// The punctuator at `pos`, whose first byte `b0` is the operator `single` on its own, and its length. Only
+    /// `=` or the same byte again can extend an operator, so the usual case (a blank or an operand next) costs two
+    /// compares of the next byte, and the third byte is read only after `<<` and `>>`.
+    #[inline(always)]
+    fn operator(&self, single: Punct, b0: u8, pos: usize) -> (Punct, usize) {
+        use Punct::*;
+        let b1 = self.at(pos + 1);
+        let two = if b1 == b'=' {
+            match b0 {
+                b'=' => Eq,
+                b'!' => Ne,
+                b'<' => Le,
+                b'>' => Ge,
+                b'+' => PlusAssign,
+                b'-' => MinusAssign,
+                b'*' => StarAssign,
+                b'%' => PercentAssign,
+                b'&' => AmpAssign,
+                b'|' => PipeAssign,
+                b'^' => CaretAssign,
+                _ => return (single, 1),
+            }
+        } else if b1 == b0 {
+            match b0 {
+                b'<' if self.at(pos + 2) == b'=' => return (ShlAssign, 3),
+                b'>' if self.at(pos + 2) == b'=' => return (ShrAssign, 3),
+                b'<' => Shl,
+                b'>' => Shr,
+                b'&' => AndAnd,
+                b'|' => OrOr,
+                b'^' => XorXor,
+                b'+' => PlusPlus,
+                b'-' => MinusMinus,
+                _ => return (single, 1),
+            }
+        } else {
+            return (single, 1);
+        };
+        (two, 2)
+    }
+
     #[inline(always)]
     fn push(&mut self, kind: TokenKind, sym: Name, start: usize, end: usize) {
         self.out.push(Token {
@@ -357,7 +367,7 @@ impl<'a> Lexer<'a, '_> {
                     pos = self.after_space(pos);
                 }
                 Start::Operator(p) => {
-                    let (p, len) = longer_punct(b, self.at(pos + 1), self.at(pos + 2)).unwrap_or((p, 1));
+                    let (p, len) = self.operator(p, b, pos);
                     pos += len;
                     self.push(TokenKind::Punct(p), empty, start, pos);
                     pos = self.after_space(pos);
@@ -617,6 +627,73 @@ mod tests {
                 TokenKind::Punct(Punct::PlusPlus)
             ]
         );
+    }
+
+    #[test]
+    fn every_punctuator_reads_as_itself() {
+        use Punct::*;
+        let all = [
+            LParen,
+            RParen,
+            LBracket,
+            RBracket,
+            LBrace,
+            RBrace,
+            Comma,
+            Semicolon,
+            Dot,
+            Question,
+            Colon,
+            Hash,
+            Plus,
+            Minus,
+            Star,
+            Slash,
+            Percent,
+            Assign,
+            Eq,
+            Ne,
+            Lt,
+            Gt,
+            Le,
+            Ge,
+            Shl,
+            Shr,
+            AndAnd,
+            OrOr,
+            XorXor,
+            Bang,
+            Tilde,
+            Amp,
+            Pipe,
+            Caret,
+            PlusAssign,
+            MinusAssign,
+            StarAssign,
+            SlashAssign,
+            PercentAssign,
+            ShlAssign,
+            ShrAssign,
+            AmpAssign,
+            PipeAssign,
+            CaretAssign,
+            PlusPlus,
+            MinusMinus,
+        ];
+        for p in all {
+            assert_eq!(kinds(p.text()), vec![TokenKind::Punct(p)], "{}", p.text());
+            // Followed by an operand, a blank, or itself (`!!` and `**` are two tokens, `<<` one).
+            assert_eq!(kinds(&format!("{}a", p.text()))[0], TokenKind::Punct(p), "{}a", p.text());
+            assert_eq!(kinds(&format!("{} ", p.text())), vec![TokenKind::Punct(p)], "{} ", p.text());
+        }
+        let p = |p| TokenKind::Punct(p);
+        assert_eq!(kinds("!!"), vec![p(Bang), p(Bang)]);
+        assert_eq!(kinds("**="), vec![p(Star), p(StarAssign)]);
+        assert_eq!(kinds("<<<"), vec![p(Shl), p(Lt)]);
+        assert_eq!(kinds("===="), vec![p(Eq), p(Eq)]);
+        assert_eq!(kinds("a=-b"), vec![TokenKind::Ident, p(Assign), p(Minus), TokenKind::Ident]);
+        assert_eq!(kinds("<"), vec![p(Lt)]);
+        assert_eq!(kinds("<<"), vec![p(Shl)]);
     }
 
     #[test]

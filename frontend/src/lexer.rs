@@ -23,18 +23,13 @@ pub fn lex_noting_directives(text: &str, file: FileId, names: &mut Interner, dir
 }
 
 fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&mut Vec<u32>>) -> Vec<Token> {
-    // Reserving up front avoids regrowing (and copying) the vector. Large texts (whole files) take a buffer from
-    // the thread's pool, sized for dense code (a token per three bytes: generated or minified shaders come close);
-    // small ones get their own, at the one-token-per-five-bytes of typical hand-written shaders; tiny ones (`-D`
-    // values, mostly empty or one token) at their length, which no token count exceeds (an empty one allocates
-    // nothing).
-    let out = if text.len() > 4096 {
-        crate::pool::take(text.len() / 3 + 16)
-    } else if text.len() <= TINY_TEXT {
-        Vec::with_capacity(text.len())
-    } else {
-        Vec::with_capacity(text.len() / 5 + 16)
-    };
+    // Reserving up front avoids regrowing (and copying) the vector. A text takes a buffer from the thread's pool
+    // (the frontend gives the file's and every chunk's tokens back when it is done with them, so a compile
+    // allocates none after the first), sized for dense code (a token per three bytes: generated or minified
+    // shaders come close); tiny ones (`-D` values, mostly empty or one token, kept in their macro) get their own at
+    // their length, which no token count exceeds (an empty one allocates nothing).
+    let out =
+        if text.len() <= TINY_TEXT { Vec::with_capacity(text.len()) } else { crate::pool::take(text.len() / 3 + 16) };
     let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives };
     lexer.run(names);
     lexer.out

@@ -132,7 +132,22 @@ impl Interner {
         if len <= 16 {
             return stored[len - 8..] == bytes[len - 8..];
         }
-        stored == bytes
+        // Longer (one name in nine in PBR.gs): word by word, the last two words first, then the middle from byte
+        // eight (the head was compared already); words may overlap. A call to the library's compare and the
+        // register saves around it cost more than the three or four words of a long name.
+        let word =
+            |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| w.first_chunk::<8>()).map(|w| u64::from_ne_bytes(*w));
+        if word(stored, len - 8) != word(bytes, len - 8) || word(stored, len - 16) != word(bytes, len - 16) {
+            return false;
+        }
+        let mut at = 8;
+        while at < len - 16 {
+            if word(stored, at) != word(bytes, at) {
+                return false;
+            }
+            at += 8;
+        }
+        true
     }
 
     /// The index of `bytes` (head `head`, hash `hash`), or the free slot where it would go.
@@ -398,7 +413,15 @@ mod tests {
     #[test]
     fn spellings_differing_only_in_the_middle_are_distinct() {
         let mut names = Interner::new();
-        let spelled: Vec<String> = (0..2000).map(|i| format!("prefix__{i:08}__suffix")).collect();
+        let mut spelled: Vec<String> = (0..2000).map(|i| format!("prefix__{i:08}__suffix")).collect();
+        // Longer ones differing in one byte anywhere past the head.
+        let long = "a_long_identifier_of_forty_one_bytes_xyz";
+        for at in 8..long.len() {
+            let mut s = long.as_bytes().to_vec();
+            s[at] = b'#';
+            spelled.push(String::from_utf8(s).expect("ascii"));
+        }
+        spelled.push(long.to_string());
         let ids: Vec<Name> = spelled.iter().map(|s| names.intern(s)).collect();
         let mut unique = ids.clone();
         unique.sort();

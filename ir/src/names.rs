@@ -62,9 +62,16 @@ fn head_of(bytes: &[u8]) -> u64 {
     bytes.first().map_or(0, |&b| u64::from(b))
 }
 
+/// The eight bytes of `bytes` at `at` as a word (0 past the end: callers only ask for words inside).
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    bytes.get(at..at + 8).and_then(|w| w.first_chunk::<8>()).map_or(0, |w| u64::from_le_bytes(*w))
+}
+
 /// Hash of a spelling: its head and length, then (past eight bytes) its last eight bytes, which covers every byte
-/// of a spelling of up to sixteen; longer ones also mix in their middle words, so that no family of inputs (same
-/// start, end and length) can pile onto one hash and make lookups quadratic.
+/// of a spelling of up to sixteen; longer ones also mix in their middle words (whole words from byte eight, the
+/// last one overlapping the tail's), so that no family of inputs (same start, end and length) can pile onto one
+/// hash and make lookups quadratic.
 #[inline]
 fn hash_text(bytes: &[u8], head: u64) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -77,9 +84,12 @@ fn hash_text(bytes: &[u8], head: u64) -> u32 {
             hash = (hash.rotate_left(5) ^ u64::from_le_bytes(*tail)).wrapping_mul(K);
         }
         if len > 16 {
-            for chunk in bytes[8..len - 8].chunks(8) {
-                hash = (hash.rotate_left(5) ^ head_of(chunk)).wrapping_mul(K);
+            let mut at = 8;
+            while at < len - 16 {
+                hash = (hash.rotate_left(5) ^ word_at(bytes, at)).wrapping_mul(K);
+                at += 8;
             }
+            hash = (hash.rotate_left(5) ^ word_at(bytes, len - 16)).wrapping_mul(K);
         }
     }
     (hash >> 32) as u32
@@ -135,14 +145,13 @@ impl Interner {
         // Longer (one name in nine in PBR.gs): word by word, the last two words first, then the middle from byte
         // eight (the head was compared already); words may overlap. A call to the library's compare and the
         // register saves around it cost more than the three or four words of a long name.
-        let word =
-            |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| w.first_chunk::<8>()).map(|w| u64::from_ne_bytes(*w));
-        if word(stored, len - 8) != word(bytes, len - 8) || word(stored, len - 16) != word(bytes, len - 16) {
+        if word_at(stored, len - 8) != word_at(bytes, len - 8) || word_at(stored, len - 16) != word_at(bytes, len - 16)
+        {
             return false;
         }
         let mut at = 8;
         while at < len - 16 {
-            if word(stored, at) != word(bytes, at) {
+            if word_at(stored, at) != word_at(bytes, at) {
                 return false;
             }
             at += 8;

@@ -18,6 +18,11 @@ impl Sink {
     pub fn push(&mut self, clue: Clue) {
         let code = clue.kind.code();
         if self.clues.len() < SCAN_LIMIT {
+            // Room for the scanned clues at the first one: a file with a handful of problems (deprecated render
+            // states report one per property) does not regrow the list of large clues two or three times.
+            if self.clues.capacity() == 0 {
+                self.clues.reserve_exact(SCAN_LIMIT);
+            }
             if self.clues.iter().any(|c| c.span == clue.span && c.kind.code() == code) {
                 return;
             }

@@ -169,14 +169,10 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let sub_count = shader.subshaders.len();
     for (sub_index, sub) in shader.subshaders.iter_mut().enumerate() {
         let last_sub = sub_index + 1 == sub_count;
-        let mut sub_state = if last_sub { std::mem::take(&mut root) } else { root.clone() };
+        let mut sub_state = inherit(&mut root, last_sub);
         let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
         let tags = std::mem::take(&mut sub.level.tags);
-        let mut sub_render = if last_sub {
-            std::mem::replace(&mut shader_render, render_state::Merged::new(shader.generation))
-        } else {
-            shader_render.clone()
-        };
+        let mut sub_render = inherit(&mut shader_render, last_sub);
         sub_render.level(&sub.level, &driver.module.names, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
             name: std::mem::take(&mut sub.name),
@@ -203,17 +199,9 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     })
                 }
                 PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
-                    let mut pass_state = if Some(pass_index) == last_program {
-                        std::mem::take(&mut sub_state)
-                    } else {
-                        sub_state.clone()
-                    };
+                    let mut pass_state = inherit(&mut sub_state, Some(pass_index) == last_program);
                     let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let mut render = if pass_index + 1 == pass_count {
-                        std::mem::replace(&mut sub_render, render_state::Merged::new(shader.generation))
-                    } else {
-                        sub_render.clone()
-                    };
+                    let mut render = inherit(&mut sub_render, pass_index + 1 == pass_count);
                     render.level(level, &driver.module.names, driver.sink);
                     let render_state = render.into_map();
                     // A missing entry is not reported when an unterminated comment or string swallowed the pass's
@@ -260,6 +248,17 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     pool::give(tokens);
     module.clues = sink.clues;
     module
+}
+
+/// A child level's copy of its parent's state; the last child takes the parent's own (nothing reads it after).
+/// Inlined: a call moves the large state through memory once more.
+#[inline(always)]
+fn inherit<T: Clone + Default>(parent: &mut T, last_child: bool) -> T {
+    if last_child {
+        std::mem::take(parent)
+    } else {
+        parent.clone()
+    }
 }
 
 struct Driver<'a> {

@@ -141,8 +141,9 @@ fn state_tag(kind: StateKind) -> u8 {
 
 /// The render state of a chain of levels merged so far (outermost first): the properties set and the variables and
 /// named states the levels below can use. A level's result is the start of each of its children's, so every
-/// level is merged (and checked) once, not once per pass below it.
-#[derive(Clone)]
+/// level is merged (and checked) once, not once per pass below it. (`Default` is an empty state under the
+/// declaration rules, for a state taken by its last child: nothing reads what is left behind.)
+#[derive(Clone, Default)]
 pub struct Merged<'a> {
     env: Env<'a>,
     map: RenderStateMap,
@@ -274,16 +275,16 @@ fn check_value(
         (RsValueSyntax::Color(c), ValueKind::Color) => mismatch(sink, format!("Color with {} components", c.len())),
         (RsValueSyntax::EnumMember { enum_name, member }, _) => {
             let (enum_name, member) = (names.resolve(*enum_name), names.resolve(*member));
-            let known_enum = ENUMS.iter().any(|(e, _)| *e == enum_name);
-            if !known_enum {
+            // The enum is looked up once: its table entry gives both the kind to compare and the members.
+            let Some(&(known, members)) = ENUMS.iter().find(|(e, _)| *e == enum_name) else {
                 sink.structure(StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") }, span);
                 return None;
-            }
-            if kind != ValueKind::Enum(ENUMS.iter().find(|(e, _)| *e == enum_name).map(|(e, _)| *e).unwrap_or("")) {
+            };
+            if kind != ValueKind::Enum(known) {
                 return mismatch(sink, enum_name.into());
             }
-            match enum_member(enum_name, member) {
-                Some(v) => Some(RenderStateValue::Enum(v)),
+            match members.iter().position(|m| *m == member) {
+                Some(v) => Some(RenderStateValue::Enum(v as i64)),
                 None => {
                     sink.structure(
                         StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") },

@@ -235,14 +235,11 @@ impl<'m> Preprocessor<'m> {
                 }
                 _ => {
                     // This token and the ordinary ones after it (up to the next directive, lexical error or macro
-                    // use, which the cases above handle) are copied in this tighter loop. (Not with one
-                    // `extend_from_slice`: a long `memcpy` counts more instructions than the pushes.)
-                    // It walks the slice itself (no index to bound-check and turn into an address per token)
-                    // and counts the copied tokens.
-                    out.push(*t);
-                    let start = i + 1;
-                    let mut copied = 0;
-                    for next in toks.get(start..).unwrap_or_default() {
+                    // use, which the cases above handle) are found in this tighter loop, which walks the slice
+                    // itself (no index to bound-check per token), and then copied as one run.
+                    let run = toks.get(i..).unwrap_or_default();
+                    let mut len = 1;
+                    for next in run.get(1..).unwrap_or_default() {
                         if next.line_start {
                             if next.is_punct(Punct::Hash) {
                                 break;
@@ -252,13 +249,11 @@ impl<'m> Preprocessor<'m> {
                         match next.kind {
                             TokenKind::Error(_) => break,
                             TokenKind::Ident if variant && state.macros.contains_key(&next.sym) => break,
-                            _ => {
-                                out.push(*next);
-                                copied += 1;
-                            }
+                            _ => len += 1,
                         }
                     }
-                    i = start + copied;
+                    copy_run(out, run.get(..len).unwrap_or_default());
+                    i += len;
                 }
             }
         }
@@ -797,6 +792,19 @@ impl<'m> Preprocessor<'m> {
         }
         active.pop();
         next
+    }
+}
+
+/// Tokens copied by one `memcpy` at most. A longer copy takes glibc's `rep movsb` path, which runs no faster
+/// here and which callgrind counts per byte; pieces of this size stay on its vector loop (a few instructions per
+/// token, against about a dozen for a push per token).
+const COPY_PIECE: usize = 64;
+
+/// Append a run of tokens to `out`, in pieces of [`COPY_PIECE`].
+fn copy_run(out: &mut Vec<Token>, run: &[Token]) {
+    out.reserve(run.len());
+    for piece in run.chunks(COPY_PIECE) {
+        out.extend_from_slice(piece);
     }
 }
 

@@ -81,7 +81,7 @@ enum Branch {
 
 /// What a directive's name (the word after `#`) names, read without copying the word.
 #[derive(Clone, Copy)]
-enum DirectiveName {
+pub(crate) enum DirectiveName {
     /// `#if`, `#ifdef` or `#ifndef`.
     Cond(CondKind),
     Elif,
@@ -95,17 +95,29 @@ enum DirectiveName {
 }
 
 impl DirectiveName {
-    fn of(word: &str) -> Self {
-        match word {
-            "if" => Self::Cond(CondKind::If),
-            "ifdef" => Self::Cond(CondKind::Ifdef),
-            "ifndef" => Self::Cond(CondKind::Ifndef),
-            "elif" => Self::Elif,
-            "else" => Self::Else,
-            "endif" => Self::Endif,
-            "define" => Self::Define,
-            "undef" => Self::Undef,
-            "include" => Self::Include,
+    /// By the word's length first, then its bytes: one jump and at most three short comparisons, where a match on
+    /// the nine words compared them one by one (~60 instructions a directive; a chunk's include guard check reads
+    /// every directive's name once more).
+    pub(crate) fn of(word: &str) -> Self {
+        match word.as_bytes() {
+            [_, _] if word == "if" => Self::Cond(CondKind::If),
+            [_, _, _, _] => match word {
+                "elif" => Self::Elif,
+                "else" => Self::Else,
+                _ => Self::Other,
+            },
+            [_, _, _, _, _] => match word {
+                "ifdef" => Self::Cond(CondKind::Ifdef),
+                "endif" => Self::Endif,
+                "undef" => Self::Undef,
+                _ => Self::Other,
+            },
+            [_, _, _, _, _, _] => match word {
+                "ifndef" => Self::Cond(CondKind::Ifndef),
+                "define" => Self::Define,
+                _ => Self::Other,
+            },
+            [_, _, _, _, _, _, _] if word == "include" => Self::Include,
             _ => Self::Other,
         }
     }

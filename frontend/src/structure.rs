@@ -6,6 +6,7 @@
 //! parentheses, at the start of a GLSL statement. Directive lines are passed through whole.
 
 use crate::diag::Sink;
+use crate::preprocess::DirectiveName;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{Interner, Name, Span, StructureClue, SyntaxClue, Tag};
 use std::ops::Range;
@@ -367,9 +368,9 @@ impl<'a, 's> StructParser<'a, 's> {
             if t.is_punct(Punct::Hash) && t.line_start {
                 let line_end = self.line_end(self.pos);
                 let directive = self.tok(1).filter(|d| !d.line_start).map(|d| self.text(d)).unwrap_or("");
-                match directive {
-                    "if" | "ifdef" | "ifndef" => open_conditionals.push(t.span),
-                    "endif" => {
+                match DirectiveName::of(directive) {
+                    DirectiveName::Cond(_) => open_conditionals.push(t.span),
+                    DirectiveName::Endif => {
                         open_conditionals.pop();
                     }
                     _ => {}

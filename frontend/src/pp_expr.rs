@@ -32,23 +32,33 @@ struct CondParser<'a> {
     depth: usize,
 }
 
-const BINARY_LEVELS: &[&[(Punct, PpBinaryOp)]] = &[
-    &[(Punct::OrOr, PpBinaryOp::Or)],
-    &[(Punct::AndAnd, PpBinaryOp::And)],
-    &[(Punct::Pipe, PpBinaryOp::BitOr)],
-    &[(Punct::Caret, PpBinaryOp::BitXor)],
-    &[(Punct::Amp, PpBinaryOp::BitAnd)],
-    &[(Punct::Eq, PpBinaryOp::Eq), (Punct::Ne, PpBinaryOp::Ne)],
-    &[
-        (Punct::Lt, PpBinaryOp::Lt),
-        (Punct::Gt, PpBinaryOp::Gt),
-        (Punct::Le, PpBinaryOp::Le),
-        (Punct::Ge, PpBinaryOp::Ge),
-    ],
-    &[(Punct::Shl, PpBinaryOp::Shl), (Punct::Shr, PpBinaryOp::Shr)],
-    &[(Punct::Plus, PpBinaryOp::Add), (Punct::Minus, PpBinaryOp::Sub)],
-    &[(Punct::Star, PpBinaryOp::Mul), (Punct::Slash, PpBinaryOp::Div), (Punct::Percent, PpBinaryOp::Rem)],
-];
+/// Binary operator levels, loosest (`||`) to tightest (`*`, `/`, `%`).
+const LEVELS: usize = 10;
+
+/// The level (0 for `||` up to 9 for `*`) and operator of a binary operator token.
+fn binary_op(p: Punct) -> Option<(usize, PpBinaryOp)> {
+    Some(match p {
+        Punct::OrOr => (0, PpBinaryOp::Or),
+        Punct::AndAnd => (1, PpBinaryOp::And),
+        Punct::Pipe => (2, PpBinaryOp::BitOr),
+        Punct::Caret => (3, PpBinaryOp::BitXor),
+        Punct::Amp => (4, PpBinaryOp::BitAnd),
+        Punct::Eq => (5, PpBinaryOp::Eq),
+        Punct::Ne => (5, PpBinaryOp::Ne),
+        Punct::Lt => (6, PpBinaryOp::Lt),
+        Punct::Gt => (6, PpBinaryOp::Gt),
+        Punct::Le => (6, PpBinaryOp::Le),
+        Punct::Ge => (6, PpBinaryOp::Ge),
+        Punct::Shl => (7, PpBinaryOp::Shl),
+        Punct::Shr => (7, PpBinaryOp::Shr),
+        Punct::Plus => (8, PpBinaryOp::Add),
+        Punct::Minus => (8, PpBinaryOp::Sub),
+        Punct::Star => (9, PpBinaryOp::Mul),
+        Punct::Slash => (9, PpBinaryOp::Div),
+        Punct::Percent => (9, PpBinaryOp::Rem),
+        _ => return None,
+    })
+}
 
 impl<'a> CondParser<'a> {
     fn punct(&self) -> Option<Punct> {
@@ -80,19 +90,22 @@ impl<'a> CondParser<'a> {
         Ok(result)
     }
 
-    fn binary(&mut self, level: usize) -> Result<PpExpr, String> {
-        if level == BINARY_LEVELS.len() {
-            return self.unary();
-        }
-        let mut left = self.binary(level + 1)?;
-        let mut chain = 0;
-        while let Some(p) = self.punct() {
-            let Some(&(_, op)) = BINARY_LEVELS[level].iter().find(|(q, _)| *q == p) else {
+    /// Operators of level `min` and tighter, left-associative (precedence climbing: one call per operand, not one
+    /// per level). The tree is the one a descent through the ten levels builds.
+    fn binary(&mut self, min: usize) -> Result<PpExpr, String> {
+        let mut left = self.unary()?;
+        // A chain of one level's operators nests as deep as it is long: the length of the current chain per level
+        // (an operator of a looser level starts new chains of the tighter ones).
+        let mut chain = [0usize; LEVELS];
+        while let Some((level, op)) = self.punct().and_then(binary_op) {
+            if level < min {
                 break;
-            };
-            // A chain nests as deep as it is long.
-            chain += 1;
-            if self.depth + chain > 128 {
+            }
+            chain[level] += 1;
+            if let Some(tighter) = chain.get_mut(level + 1..) {
+                tighter.fill(0);
+            }
+            if self.depth + chain[level] > 128 {
                 return Err("condition nested too deeply".into());
             }
             self.pos += 1;
@@ -315,5 +328,31 @@ mod tests {
         assert!(value("1 / 0").is_err());
         assert!(value("FOO +").is_err());
         assert!(value("1.5").is_err());
+    }
+
+    #[test]
+    fn operators_group_by_level_and_to_the_left() {
+        let mut names = Interner::new();
+        let toks = lex("a * b + c - d * e || f && g == h", FileId::from_u32(0), &mut names);
+        let e = parse(&toks, &names).expect("parses");
+        let n = |s: &str| Box::new(PpExpr::Ident(names.lookup(s).expect("interned")));
+        let bin = |op, a, b| Box::new(PpExpr::Binary(op, a, b));
+        let sum = bin(
+            PpBinaryOp::Sub,
+            bin(PpBinaryOp::Add, bin(PpBinaryOp::Mul, n("a"), n("b")), n("c")),
+            bin(PpBinaryOp::Mul, n("d"), n("e")),
+        );
+        let and = bin(PpBinaryOp::And, n("f"), bin(PpBinaryOp::Eq, n("g"), n("h")));
+        assert_eq!(e, PpExpr::Binary(PpBinaryOp::Or, sum, and));
+    }
+
+    #[test]
+    fn long_chains_are_bounded() {
+        let chain = vec!["1"; 200].join(" + ");
+        assert_eq!(value(&chain), Err(EvalError::Invalid("condition nested too deeply".into())));
+        // Each level's chain counts on its own: 100 sums of 100 products nest 100 deep.
+        let mut names = Interner::new();
+        let mixed = vec![vec!["1"; 100].join(" * "); 100].join(" + ");
+        assert!(parse(&lex(&mixed, FileId::from_u32(0), &mut names), &names).is_ok());
     }
 }

@@ -5,11 +5,10 @@
 
 use crate::diag::Sink;
 use crate::lexer::lex;
-use crate::preprocess::{Directive, MacroBody, PpState, Preprocessor};
+use crate::preprocess::{Directive, PpState, Preprocessor};
 use crate::token::{Token, TokenKind};
 use crate::{Limits, MapResolver};
 use shaderlab_ir::{Clue, CondKind, Interner, Mode, Module};
-use std::rc::Rc;
 
 /// The expanded text and the problems found (InvalidMacroCondition, MacroArgCount, UnbalancedConditional, ...).
 pub struct Expansion {
@@ -25,11 +24,7 @@ pub fn expand_macros(name: &str, text: &str, defines: &[(String, String)], limit
     let tokens = lex(text, file, &mut module.names);
     let mut state = PpState::default();
     let cmd = module.sources.add("<command line>", String::new(), None);
-    for (macro_name, value) in defines {
-        let body = lex(value, cmd, &mut module.names);
-        let n = module.names.intern(macro_name);
-        state.macros.insert(n, Rc::new(MacroBody { params: None, body }));
-    }
+    state.define_command_line(defines, cmd, &mut module.names);
     let mut sink = Sink::default();
     let resolver = MapResolver::new();
     let mut pp = Preprocessor::new(&mut module, &mut sink, &resolver, limits, true);

@@ -25,14 +25,13 @@ mod tests;
 
 use diag::Sink;
 use parser::{BuiltinTypeIds, Entities, Keywords, MacroInfo, Parser};
-use preprocess::{MacroBody, PpState, Preprocessor};
+use preprocess::{PpState, Preprocessor};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::PrimaryMap;
 use shaderlab_ir::{
     Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
     SubShader,
 };
-use std::rc::Rc;
 use structure::{EntryAssigns, LevelSyntax, PassSyntax};
 
 pub use preprocess::normalize_key;
@@ -134,12 +133,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let mut root = LevelState::default();
     if let Some(defines) = options.defines {
         let cmd = module.sources.add("<command line>", String::new(), None);
-        root.pp.macros.reserve(defines.len());
-        for (name, value) in defines {
-            let body = lexer::lex(value, cmd, &mut module.names);
-            let name = module.names.intern(name);
-            root.pp.macros.insert(name, Rc::new(MacroBody { params: None, body }));
-        }
+        root.pp.define_command_line(defines, cmd, &mut module.names);
     }
     let builtin_type_ids = BuiltinTypeIds::new(keywords);
     let mut driver = Driver {

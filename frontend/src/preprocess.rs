@@ -15,7 +15,9 @@ use crate::pp_expr::{self, MacroValue};
 use crate::token::{LexError, Punct, Token, TokenKind};
 use crate::{IncludeResolver, Limits};
 use shaderlab_ir::hash::FastHashMap as HashMap;
-use shaderlab_ir::{Clue, ClueKind, CondKind, Condition, Module, Name, PpExpr, Span, SyntaxClue};
+use shaderlab_ir::{
+    Clue, ClueKind, CondKind, Condition, EntityRef, FileId, Interner, Module, Name, PpExpr, Span, SyntaxClue,
+};
 use std::rc::Rc;
 
 /// A directive kept in the token stream.
@@ -63,10 +65,41 @@ struct IncludeRecord {
 /// The preprocessor state that flows from a level to the levels below it (Shader -> SubShader -> Pass).
 #[derive(Clone, Debug, Default)]
 pub struct PpState {
-    pub macros: HashMap<Name, Rc<MacroBody>>,
+    /// Defined through [`PpState::define`], which keeps `macro_bits` in step.
+    macros: HashMap<Name, Rc<MacroBody>>,
+    /// Bit `n % 256` is set for every name `n` ever defined here (`#undef` leaves it): a name whose bit is clear is
+    /// no macro, without a hash lookup. A variant compile asks this of every identifier, and most files define a
+    /// few macros among many names.
+    macro_bits: [u64; 4],
     included: HashMap<String, IncludeRecord>,
     /// Inclusions so far in this pass chain (bounded: chunks including chunks twice fan out exponentially).
     inclusions: usize,
+}
+
+impl PpState {
+    /// Define (or redefine) a macro.
+    pub fn define(&mut self, name: Name, body: Rc<MacroBody>) {
+        let bit = name.index() % 256;
+        self.macro_bits[bit / 64] |= 1 << (bit % 64);
+        self.macros.insert(name, body);
+    }
+
+    /// Define the command line's `-D` macros (`(name, value)`), their values lexed as text of `file`.
+    pub fn define_command_line(&mut self, defines: &[(String, String)], file: FileId, names: &mut Interner) {
+        self.macros.reserve(defines.len());
+        for (name, value) in defines {
+            let body = crate::lexer::lex(value, file, names);
+            let name = names.intern(name);
+            self.define(name, Rc::new(MacroBody { params: None, body }));
+        }
+    }
+
+    /// Whether `name` is a macro now.
+    #[inline]
+    fn is_macro(&self, name: Name) -> bool {
+        let bit = name.index() % 256;
+        (self.macro_bits[bit / 64] >> (bit % 64)) & 1 != 0 && self.macros.contains_key(&name)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,7 +275,7 @@ impl<'m> Preprocessor<'m> {
                     }
                     i += 1;
                 }
-                TokenKind::Ident if variant && state.macros.contains_key(&t.sym) => {
+                TokenKind::Ident if variant && state.is_macro(t.sym) => {
                     i = self.expand_at(toks, i, state, out);
                 }
                 _ => {
@@ -260,7 +293,7 @@ impl<'m> Preprocessor<'m> {
                         }
                         match next.kind {
                             TokenKind::Error(_) => break,
-                            TokenKind::Ident if variant && state.macros.contains_key(&next.sym) => break,
+                            TokenKind::Ident if variant && state.is_macro(next.sym) => break,
                             _ => len += 1,
                         }
                     }
@@ -571,7 +604,7 @@ impl<'m> Preprocessor<'m> {
             }
         }
         let body: Vec<Token> = rest[body_start..].to_vec();
-        state.macros.insert(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone() }));
+        state.define(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone() }));
         if !self.variant {
             let text = self.text_of(&body);
             self.marker(
@@ -795,7 +828,7 @@ impl<'m> Preprocessor<'m> {
         active.push(t.sym);
         let mut j = 0;
         while j < replacement.len() {
-            if replacement[j].kind == TokenKind::Ident && state.macros.contains_key(&replacement[j].sym) {
+            if replacement[j].kind == TokenKind::Ident && state.is_macro(replacement[j].sym) {
                 j = self.expand_one(&replacement, j, state, out, active);
             } else {
                 out.push(replacement[j]);

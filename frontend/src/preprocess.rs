@@ -201,7 +201,9 @@ impl<'m> Preprocessor<'m> {
         limits: &'m Limits,
         variant: bool,
     ) -> Self {
-        let empty = module.names.intern("");
+        // Every module's interner starts with the empty string (`Interner::new`), so it needs no lookup.
+        let empty = Interner::EMPTY;
+        debug_assert_eq!(module.names.lookup(""), Some(empty));
         Preprocessor {
             module,
             sink,

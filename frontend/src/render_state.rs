@@ -5,7 +5,7 @@
 //! shader, then subshader, then pass, the latest assignment winning per property. Named states and render-state
 //! variables declared at a level are visible in the levels below it.
 
-use crate::diag::Sink;
+use crate::diag::{message, Sink};
 use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
@@ -303,9 +303,7 @@ fn check_value(
                     sink.syntax(
                         SyntaxClue::DeprecatedSyntax {
                             construct: name.into(),
-                            // Built with `concat`: a file of v1 render states has one per property, and `format!`
-                            // cost several times as much.
-                            replacement: ["a declaration '", kind.describe(), " ", name, ";' before the use"].concat(),
+                            replacement: message(&["a declaration '", kind.describe(), " ", name, ";' before the use"]),
                         },
                         span,
                     );

@@ -5,7 +5,7 @@
 //! Structure keywords are recognised only as whole words at the structural level: outside GLSL braces and
 //! parentheses, at the start of a GLSL statement. Directive lines are passed through whole.
 
-use crate::diag::Sink;
+use crate::diag::{message, Sink};
 use crate::preprocess::DirectiveName;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use shaderlab_ir::{Interner, Name, Span, StructureClue, SyntaxClue, Tag};
@@ -755,7 +755,7 @@ impl<'a, 's> StructParser<'a, 's> {
             self.sink.syntax(
                 SyntaxClue::DeprecatedSyntax {
                     construct: state.keyword().to_owned(),
-                    replacement: ["'", state.keyword(), " = { ... }'"].concat(),
+                    replacement: message(&["'", state.keyword(), " = { ... }'"]),
                 },
                 start.to(brace),
             );

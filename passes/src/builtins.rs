@@ -151,7 +151,10 @@ pub fn variables() -> &'static [BuiltinVar] {
 
 pub fn variable(name: &str) -> Option<&'static BuiltinVar> {
     let catalogue = catalogue();
-    catalogue.variables_by_name.get(name).map(|&i| &catalogue.variables[i])
+    catalogue.variable_named_by_catalogue(name).or_else(|| {
+        let &i = catalogue.variables_by_name.get(name)?;
+        catalogue.variables.get(i)
+    })
 }
 
 struct Catalogue {
@@ -160,6 +163,27 @@ struct Catalogue {
     variables: Vec<BuiltinVar>,
     /// Index in `variables` by name (names are unique).
     variables_by_name: HashMap<&'static str, usize>,
+    /// `(address of the name, index in variables)`, sorted by address (see
+    /// [`Catalogue::variable_named_by_catalogue`]).
+    variables_by_address: Vec<(usize, usize)>,
+}
+
+impl Catalogue {
+    /// The variable whose name is `name` itself (the same text at the same address: a [`BuiltinVar::name`] handed
+    /// out earlier, as name resolution's `Symbol::Builtin` carries it), found by a binary search on addresses
+    /// instead of hashing and comparing the text. `None` for any other string, even of the same text.
+    #[inline]
+    fn variable_named_by_catalogue(&self, name: &str) -> Option<&BuiltinVar> {
+        let address = name.as_ptr() as usize;
+        // Text from elsewhere (an interner's) lies outside the names: no search.
+        let (&(first, _), &(last, _)) = (self.variables_by_address.first()?, self.variables_by_address.last()?);
+        if !(first..=last).contains(&address) {
+            return None;
+        }
+        let at = self.variables_by_address.partition_point(|&(a, _)| a < address);
+        let &(_, i) = self.variables_by_address.get(at)?;
+        self.variables.get(i).filter(|v| std::ptr::eq(v.name, name))
+    }
 }
 
 fn catalogue() -> &'static Catalogue {
@@ -397,7 +421,10 @@ fn parse_table(table: &'static str) -> Catalogue {
         }
     }
     let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, i)).collect();
-    Catalogue { functions, by_name, variables, variables_by_name }
+    let mut variables_by_address: Vec<(usize, usize)> =
+        variables.iter().enumerate().map(|(i, v)| (v.name.as_ptr() as usize, i)).collect();
+    variables_by_address.sort_unstable();
+    Catalogue { functions, by_name, variables, variables_by_name, variables_by_address }
 }
 
 /// Parses one function line, appends its overloads, and returns the function name.
@@ -650,6 +677,17 @@ mod tests {
         assert!(variable("gl_FragColor").is_some_and(|v| v.writable && v.availability == Availability::Es100Only));
         assert!(variable("gl_Foo").is_none() && variable(DEPTH_RANGE).is_none());
         assert_eq!(depth_range_field("diff"), Some(Ty::FLOAT));
+    }
+
+    #[test]
+    fn a_variable_is_found_by_its_own_name_and_by_a_copy_of_it() {
+        for v in variables() {
+            assert!(std::ptr::eq(variable(v.name).expect("by the catalogue's name"), v));
+            assert!(std::ptr::eq(variable(&String::from(v.name)).expect("by a copy"), v));
+            // A part of a name, at the name's own address, is no name.
+            assert!(variable(&v.name[..v.name.len() - 1]).is_none_or(|w| w.name.len() < v.name.len()));
+        }
+        assert!(variable("gl_NotAVariable").is_none());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::table::Owner;
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
-use shaderlab_ir::{Expr, FunctionId, GlobalItem, Guarded, Module, Name, PassId, PassKind, Span};
+use shaderlab_ir::{Expr, FunctionId, Guarded, Module, Name, PassId, PassKind, Span};
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,23 +36,15 @@ pub struct CallGraph {
 /// scope chain (inner levels hide outer ones).
 pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId> {
     let PassKind::Program { scope, .. } = &m.passes.get(pass)?.kind else { return None };
-    let mut found = None;
-    for &s in crate::resolve::scope_chain(m, *scope).iter() {
-        Guarded::for_each_item(&m.scopes[s].items, &mut |item| {
-            if let GlobalItem::Function(f) = item {
-                if m.functions[*f].name == name && m.functions[*f].body.is_some() {
-                    found = Some(*f);
-                }
-            }
-        });
-    }
+    let [found, _] = crate::resolve::entries_in(m, &crate::resolve::scope_chain(m, *scope), [Some(name), None]);
     found
 }
 
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
     let mut out = CallGraph {
         calls: SecondaryMap::with_capacity(m.functions.len()),
-        entries: SecondaryMap::with_capacity(m.passes.len()),
+        // Name resolution found them.
+        entries: res.pass_entries.clone(),
         vertex_order: SecondaryMap::with_capacity(m.passes.len()),
         fragment_order: SecondaryMap::with_capacity(m.passes.len()),
         clues: Vec::new(),
@@ -98,10 +90,10 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
 
     // Per pass: entries and reachable functions, callees first.
     for (pass, p) in m.passes.iter() {
-        let PassKind::Program { vertex, fragment, .. } = &p.kind else { continue };
-        let v = vertex.as_ref().and_then(|e| entry_function(m, pass, e.name));
-        let fr = fragment.as_ref().and_then(|e| entry_function(m, pass, e.name));
-        out.entries[pass] = (v, fr);
+        if !matches!(p.kind, PassKind::Program { .. }) {
+            continue;
+        }
+        let (v, fr) = out.entries[pass];
         out.vertex_order[pass] = walk.post_order(&out.calls, v);
         out.fragment_order[pass] = walk.post_order(&out.calls, fr);
     }

@@ -95,11 +95,17 @@ pub struct Resolution {
     pub call_structs: Vec<StructId>,
     /// User type names, by the span of the type specifier, to their struct declarations.
     pub type_names: HashMap<Span, StructList>,
+    /// Per program pass: its (vertex, fragment) entry definitions (what [`crate::callgraph::CallGraph::entries`]
+    /// lists).
+    pub(crate) pass_entries: PassEntries,
     /// The variant context of each function and global.
     pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,
     pub global_ctx: SecondaryMap<GlobalId, Option<CondCtx>>,
     pub clues: Vec<PassClue>,
 }
+
+/// Per pass: the (vertex, fragment) entry definitions.
+pub(crate) type PassEntries = SecondaryMap<shaderlab_ir::PassId, (Option<FunctionId>, Option<FunctionId>)>;
 
 /// A list kept in one of the pools of [`Resolution`]: `len` entries from `start`. Plain data, so the tables
 /// holding such lists own no heap memory.
@@ -210,10 +216,13 @@ pub fn resolve(module: &Module) -> Resolution {
 /// [`resolve`], with the context of every conditional branch it entered (for [`crate::typing`]).
 pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts) {
     let idents = ExprTable::for_module(module);
+    let mut pass_entries = SecondaryMap::with_capacity(module.passes.len());
+    let pass_io = pass_io_members(module, &mut pass_entries);
     let out = Resolution {
         calls: ExprTable::like(&idents),
         macro_refs: ExprTable::like(&idents),
         idents,
+        pass_entries,
         ..Resolution::default()
     };
     let mut r = Resolver {
@@ -237,7 +246,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         ),
         preserving: module.mode == Mode::Preserving,
         declared_under_roots: None,
-        pass_io: pass_io_members(module),
+        pass_io,
         incomplete: module.clues.iter().any(|c| {
             matches!(
                 c.kind,
@@ -309,31 +318,38 @@ struct PassIo {
     members: Vec<(StructId, Name)>,
 }
 
+/// The entry definitions named `names` (vertex, fragment) in the program of the scopes `chain` (outermost
+/// first): the last definition with a body of each name (inner levels hide outer ones).
+pub(crate) fn entries_in(m: &Module, chain: &[ScopeId], names: [Option<Name>; 2]) -> [Option<FunctionId>; 2] {
+    let mut entries: [Option<FunctionId>; 2] = [None, None];
+    for s in chain {
+        Guarded::for_each_item(&m.scopes[*s].items, &mut |item| {
+            if let GlobalItem::Function(f) = item {
+                let func = &m.functions[*f];
+                for (entry, name) in entries.iter_mut().zip(names) {
+                    if func.body.is_some() && name == Some(func.name) {
+                        *entry = Some(*f);
+                    }
+                }
+            }
+        });
+    }
+    entries
+}
+
 /// Members of the IO structs (vertex entry parameter and return, fragment entry parameter) of every program
 /// pass, in pass order (computed once per module; each level then takes those of the passes below it). A pass
-/// without IO struct members is left out.
-fn pass_io_members(m: &Module) -> Vec<PassIo> {
+/// without IO struct members is left out. Also the entries of every program pass (for the call graph).
+fn pass_io_members(m: &Module, pass_entries: &mut PassEntries) -> Vec<PassIo> {
     let mut out = Vec::new();
-    for pass in m.passes.values() {
+    for (id, pass) in m.passes.iter() {
         let shaderlab_ir::PassKind::Program { scope: pass_scope, vertex, fragment } = &pass.kind else {
             continue;
         };
         let chain = scope_chain(m, *pass_scope);
-        // The entries: the last definition with a body of each entry name in the pass's program.
         let names = [vertex, fragment].map(|e| e.as_ref().map(|e| e.name));
-        let mut entries: [Option<FunctionId>; 2] = [None, None];
-        for s in chain.iter() {
-            Guarded::for_each_item(&m.scopes[*s].items, &mut |item| {
-                if let GlobalItem::Function(f) = item {
-                    let func = &m.functions[*f];
-                    for (entry, name) in entries.iter_mut().zip(names) {
-                        if func.body.is_some() && name == Some(func.name) {
-                            *entry = Some(*f);
-                        }
-                    }
-                }
-            });
-        }
+        let entries = entries_in(m, &chain, names);
+        pass_entries[id] = (entries[0], entries[1]);
         // The user type names of the entries' returns and first parameters, in struct order.
         let user_type = |spec: &TypeSpec| match m.types.get(spec.base) {
             TypeInner::User(n) => Some(n),

@@ -88,8 +88,39 @@ pub struct PassIo {
     pub varyings_written: BTreeSet<Name>,
     pub varyings_read: BTreeSet<Name>,
     /// Output builtins written per stage (`gl_Position`, `gl_FragColor`, `gl_FragData`, ...).
-    pub vertex_builtins: BTreeSet<&'static str>,
-    pub fragment_builtins: BTreeSet<&'static str>,
+    pub vertex_builtins: BuiltinSet,
+    pub fragment_builtins: BuiltinSet,
+}
+
+/// A set of builtin variable names, in name order: the output builtins a stage writes, a handful at most (never
+/// more than the catalogue's variables), kept inline.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuiltinSet(SmallList<&'static str, 4>);
+
+impl BuiltinSet {
+    pub fn insert(&mut self, name: &'static str) {
+        if !self.contains(name) {
+            self.0.push(name);
+            self.0.sort_unstable();
+        }
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.contains(&name)
+    }
+
+    /// The names, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl Extend<&'static str> for BuiltinSet {
+    fn extend<I: IntoIterator<Item = &'static str>>(&mut self, names: I) {
+        for name in names {
+            self.insert(name);
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -119,8 +150,13 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
     let out = IoRoles { passes: SecondaryMap::with_capacity(m.passes.len()), clues: Vec::new() };
-    let mut cx =
-        IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools: ScanPools::default() };
+    // Room for a flag per expression of every function (the most the scans can take), so that scanning one
+    // function after the other never moves the flags.
+    let pools = ScanPools {
+        written: Vec::with_capacity(m.functions.values().map(|f| f.exprs.len()).sum()),
+        ..ScanPools::default()
+    };
+    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -359,7 +395,7 @@ impl<'m> IoCx<'m> {
         }
         // One fragment output mechanism.
         if let Some(f) = fr {
-            let mut mechanisms: Vec<&'static str> = Vec::new();
+            let mut mechanisms: SmallList<&'static str, 4> = SmallList::new();
             if io.fragment_builtins.contains("gl_FragColor") {
                 mechanisms.push("gl_FragColor");
             }

@@ -17,7 +17,7 @@
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::small::{OneOrMore, SmallList};
-use crate::table::{ExprTable, Owner};
+use crate::table::{Arena, ExprTable, Owner};
 use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
@@ -27,8 +27,6 @@ use shaderlab_ir::{
 };
 use std::cell::OnceCell;
 
-/// An owner's expressions.
-type Arena = cranelift_entity::PrimaryMap<ExprId, shaderlab_ir::Expression>;
 use std::collections::hash_map::Entry;
 
 /// What a name in expression position stands for.
@@ -1129,12 +1127,7 @@ impl<'m> Resolver<'m> {
     }
 
     fn expr(&mut self, owner: Owner, id: ExprId, ctx: &CondCtx) {
-        let m = self.m;
-        let arena = match owner {
-            Owner::Global => &m.global_exprs,
-            Owner::Function(f) => &m.functions[f].exprs,
-        };
-        self.expr_in(owner, arena, id, ctx);
+        self.expr_in(owner, owner.arena(self.m), id, ctx);
     }
 
     /// [`Resolver::expr`] with `owner`'s arena (looked up once per expression tree, not once per node).

@@ -12,6 +12,20 @@ pub enum Owner {
     Function(FunctionId),
 }
 
+/// An owner's expressions.
+pub type Arena = cranelift_entity::PrimaryMap<ExprId, shaderlab_ir::Expression>;
+
+impl Owner {
+    /// This owner's expressions in `m` (a function of `m`).
+    #[inline]
+    pub fn arena(self, m: &shaderlab_ir::Module) -> &Arena {
+        match self {
+            Owner::Global => &m.global_exprs,
+            Owner::Function(f) => &m.functions[f].exprs,
+        }
+    }
+}
+
 /// Where each arena's entries lie in a table's one list, as `(start, len)`: the global arena's first (at index
 /// 0, starting at 0), then each function's in function order (function `i` at index `i + 1`). The same for every
 /// table of a module, so the tables share it.

@@ -14,13 +14,13 @@ pub mod ops;
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
-use crate::table::{ArenaEntries, ExprTable, Owner};
+use crate::table::{Arena, ArenaEntries, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::{
-    ArrayDim, CondRegion, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, Literal, LocalId,
-    Module, ParamKind, Span, Statement, StmtKind, Storage, StructId, TypeInner, TypeSpec,
+    ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, Literal, LocalId, Module, ParamKind,
+    Span, Statement, StmtKind, Storage, StructId, TypeInner, TypeSpec,
 };
 
 /// A struct's members flattened across conditional regions: (name, type, inside a conditional).
@@ -177,23 +177,16 @@ struct Typer<'m> {
     dead_clue: PassClue,
 }
 
-/// An owner's expressions.
-type Arena = cranelift_entity::PrimaryMap<ExprId, Expression>;
-
 /// One owner's expression arena and its entries in the resolution's tables (for many lookups in it).
 struct Cursor<'m> {
     owner: Owner,
-    exprs: &'m cranelift_entity::PrimaryMap<ExprId, Expression>,
+    exprs: &'m Arena,
     idents: ArenaEntries<'m, Resolved>,
 }
 
 impl<'m> Cursor<'m> {
     fn of(m: &'m Module, res: &'m Resolution, owner: Owner) -> Self {
-        let exprs = match owner {
-            Owner::Global => &m.global_exprs,
-            Owner::Function(f) => &m.functions[f].exprs,
-        };
-        Cursor { owner, exprs, idents: res.idents.get_arena(owner) }
+        Cursor { owner, exprs: owner.arena(m), idents: res.idents.get_arena(owner) }
     }
 }
 
@@ -218,16 +211,13 @@ pub fn type_name(m: &Module, t: &Ty) -> String {
 }
 
 impl<'m> Typer<'m> {
-    fn arena(&self, owner: Owner) -> &'m cranelift_entity::PrimaryMap<ExprId, Expression> {
+    fn arena(&self, owner: Owner) -> &'m Arena {
         if let Some(cur) = &self.cur {
             if owner == cur.owner {
                 return cur.exprs;
             }
         }
-        match owner {
-            Owner::Global => &self.m.global_exprs,
-            Owner::Function(f) => &self.m.functions[f].exprs,
-        }
+        owner.arena(self.m)
     }
 
     /// What identifier `id` of `owner` resolved to.
@@ -529,93 +519,7 @@ impl<'m> Typer<'m> {
 
     /// The resolved type of a declaration's type specifier.
     fn spec_ty(&self, spec: &TypeSpec, owner: Owner) -> Option<Ty> {
-        let base = match self.m.types.get(spec.base) {
-            TypeInner::User(_) => {
-                let structs = self.res.type_names.get(&spec.span)?;
-                match structs.as_slice() {
-                    [s] => Ty::Struct(*s),
-                    _ => return None,
-                }
-            }
-            inner => Ty::from_inner(inner)?,
-        };
-        let mut t = base;
-        for d in spec.dims.iter().rev() {
-            let len = match d {
-                ArrayDim::Unsized => ArrayLen::Unknown,
-                ArrayDim::Sized(e) => self.const_len(owner, *e),
-            };
-            t = Ty::array(t, len);
-        }
-        Some(t)
-    }
-
-    /// An array length known before constant folding runs: integer arithmetic over literals, constants and
-    /// macros with literal bodies. (Constant folding needs types, and array types need their lengths; this small
-    /// evaluator breaks the cycle for the sizes people write. Anything else stays unknown, which every type
-    /// comparison accepts, and constant folding checks the size itself.)
-    fn const_len(&self, owner: Owner, e: ExprId) -> ArrayLen {
-        match self.int_value(owner, e, 0) {
-            Some(v) if v > 0 && v <= u32::MAX as i64 => ArrayLen::Known(v as u32),
-            _ => ArrayLen::Unknown,
-        }
-    }
-
-    fn int_value(&self, owner: Owner, e: ExprId, depth: u32) -> Option<i64> {
-        if depth > 32 {
-            return None;
-        }
-        let m = self.m;
-        let arena = self.arena(owner);
-        match &arena[e].kind {
-            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value as i64),
-            Expr::Unary { op: shaderlab_ir::UnaryOp::Negate, operand } => {
-                self.int_value(owner, *operand, depth + 1).map(|v| -v)
-            }
-            Expr::Binary { op, left, right } => {
-                let (l, r) = (self.int_value(owner, *left, depth + 1)?, self.int_value(owner, *right, depth + 1)?);
-                use shaderlab_ir::BinaryOp::*;
-                match op {
-                    Add => l.checked_add(r),
-                    Sub => l.checked_sub(r),
-                    Mul => l.checked_mul(r),
-                    Div => l.checked_div(r),
-                    Rem => l.checked_rem(r),
-                    ShiftLeft if (0..32).contains(&r) => l.checked_shl(r as u32),
-                    ShiftRight if (0..32).contains(&r) => Some(l >> r),
-                    _ => None,
-                }
-            }
-            Expr::Ident(_) => match self.resolved(owner, e) {
-                Resolved::Symbols(s) => match s.as_slice() {
-                    [Symbol::Global(g)] if m.globals[*g].qualifiers.storage == Some(Storage::Const) => {
-                        self.int_value(Owner::Global, m.globals[*g].init?, depth + 1)
-                    }
-                    [Symbol::Local(l)] => {
-                        let Owner::Function(f) = owner else { return None };
-                        let local = &m.functions[f].locals[*l];
-                        if local.qualifiers.storage != Some(Storage::Const) {
-                            return None;
-                        }
-                        self.int_value(owner, local.init?, depth + 1)
-                    }
-                    _ => None,
-                },
-                _ => None,
-            },
-            Expr::MacroRef { args: None, .. } => {
-                let defs = self.res.macro_defs_of(owner, e);
-                let values: Vec<Option<i64>> = defs
-                    .iter()
-                    .map(|d| m.macros[*d].body_expr.and_then(|b| self.int_value(Owner::Global, b, depth + 1)))
-                    .collect();
-                match values.first() {
-                    Some(Some(v)) if values.iter().all(|x| *x == Some(*v)) => Some(*v),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
+        Specs { m: self.m, res: self.res }.spec_ty(spec, owner)
     }
 
     /// Type an expression tree (post-order) and record every node.
@@ -1170,6 +1074,106 @@ impl<'m> Typer<'m> {
     }
 }
 
+/// Declared types: what a type specifier denotes, with the array lengths known before constant folding. Needs
+/// only the module and its resolution (no typing state), so that a struct member's type costs no [`Typer`].
+struct Specs<'m> {
+    m: &'m Module,
+    res: &'m Resolution,
+}
+
+impl Specs<'_> {
+    /// The resolved type of a declaration's type specifier.
+    fn spec_ty(&self, spec: &TypeSpec, owner: Owner) -> Option<Ty> {
+        let base = match self.m.types.get(spec.base) {
+            TypeInner::User(_) => {
+                let structs = self.res.type_names.get(&spec.span)?;
+                match structs.as_slice() {
+                    [s] => Ty::Struct(*s),
+                    _ => return None,
+                }
+            }
+            inner => Ty::from_inner(inner)?,
+        };
+        let mut t = base;
+        for d in spec.dims.iter().rev() {
+            let len = match d {
+                ArrayDim::Unsized => ArrayLen::Unknown,
+                ArrayDim::Sized(e) => self.const_len(owner, *e),
+            };
+            t = Ty::array(t, len);
+        }
+        Some(t)
+    }
+
+    /// An array length known before constant folding runs: integer arithmetic over literals, constants and
+    /// macros with literal bodies. (Constant folding needs types, and array types need their lengths; this small
+    /// evaluator breaks the cycle for the sizes people write. Anything else stays unknown, which every type
+    /// comparison accepts, and constant folding checks the size itself.)
+    fn const_len(&self, owner: Owner, e: ExprId) -> ArrayLen {
+        match self.int_value(owner, e, 0) {
+            Some(v) if v > 0 && v <= u32::MAX as i64 => ArrayLen::Known(v as u32),
+            _ => ArrayLen::Unknown,
+        }
+    }
+
+    fn int_value(&self, owner: Owner, e: ExprId, depth: u32) -> Option<i64> {
+        if depth > 32 {
+            return None;
+        }
+        let m = self.m;
+        let arena = owner.arena(m);
+        match &arena[e].kind {
+            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value as i64),
+            Expr::Unary { op: shaderlab_ir::UnaryOp::Negate, operand } => {
+                self.int_value(owner, *operand, depth + 1).map(|v| -v)
+            }
+            Expr::Binary { op, left, right } => {
+                let (l, r) = (self.int_value(owner, *left, depth + 1)?, self.int_value(owner, *right, depth + 1)?);
+                use shaderlab_ir::BinaryOp::*;
+                match op {
+                    Add => l.checked_add(r),
+                    Sub => l.checked_sub(r),
+                    Mul => l.checked_mul(r),
+                    Div => l.checked_div(r),
+                    Rem => l.checked_rem(r),
+                    ShiftLeft if (0..32).contains(&r) => l.checked_shl(r as u32),
+                    ShiftRight if (0..32).contains(&r) => Some(l >> r),
+                    _ => None,
+                }
+            }
+            Expr::Ident(_) => match self.res.idents.get(owner, e) {
+                Resolved::Symbols(s) => match s.as_slice() {
+                    [Symbol::Global(g)] if m.globals[*g].qualifiers.storage == Some(Storage::Const) => {
+                        self.int_value(Owner::Global, m.globals[*g].init?, depth + 1)
+                    }
+                    [Symbol::Local(l)] => {
+                        let Owner::Function(f) = owner else { return None };
+                        let local = &m.functions[f].locals[*l];
+                        if local.qualifiers.storage != Some(Storage::Const) {
+                            return None;
+                        }
+                        self.int_value(owner, local.init?, depth + 1)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expr::MacroRef { args: None, .. } => {
+                let defs = self.res.macro_defs_of(owner, e);
+                let values: Vec<Option<i64>> = defs
+                    .iter()
+                    .map(|d| m.macros[*d].body_expr.and_then(|b| self.int_value(Owner::Global, b, depth + 1)))
+                    .collect();
+                match values.first() {
+                    Some(Some(v)) if values.iter().all(|x| *x == Some(*v)) => Some(*v),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Type equality with unknown array lengths matching any length.
 pub fn same_type(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
@@ -1205,19 +1209,7 @@ fn self_contained_type(m: &Module, e: ExprId) -> Option<Ty> {
 
 /// The resolved type of a struct member (array sizes counted only when literal or simple constants).
 pub fn member_type(m: &Module, res: &Resolution, member: &shaderlab_ir::StructMember) -> Option<Ty> {
-    let contexts = BranchContexts::default();
-    let t = Typer {
-        member_cache: Default::default(),
-        m,
-        res,
-        contexts: &contexts,
-        arg_pool: Vec::new(),
-        out: Typing::default(),
-        cur: None,
-        ctx: CondCtx::default(),
-        dead_clue: scratch_clue(),
-    };
-    t.spec_ty(&member.ty, Owner::Global)
+    Specs { m, res }.spec_ty(&member.ty, Owner::Global)
 }
 
 /// A walker over one branch of a conditional region: `(pass, branch items, branch context)`.

@@ -7,7 +7,6 @@
 //! branch, `#else` included, does.
 
 use crate::diagnostic::{Diagnostic, DiagnosticType};
-use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     Block, CondRegion, FunctionId, Guarded, LocalKind, Module, Note, PassKind, Severity, Span, Statement, StmtKind,
     Storage,
@@ -71,13 +70,16 @@ impl FlowRule {
 
 /// Run the flow and placement rules.
 pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
-    let mut cx =
-        Flow { m, out: Vec::new(), vertex_functions: HashSet::default(), base: CondCtx::default(), path: Vec::new() };
+    let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
+    // Per function: whether some pass's vertex stage runs it.
+    let mut vertex_functions = vec![false; m.functions.len()];
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {
-            if let Some(order) = facts.calls.vertex_order.get(pass) {
-                cx.vertex_functions.extend(order.iter().copied());
+            for f in facts.calls.vertex_order.get(pass).into_iter().flatten() {
+                if let Some(slot) = vertex_functions.get_mut(f.as_u32() as usize) {
+                    *slot = true;
+                }
             }
         }
     }
@@ -108,17 +110,18 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
             }
         }
         let Some(body) = &func.body else { continue };
-        let mut walk = Walk { loops: 0, switches: 0, vertex: cx.vertex_functions.contains(&f) };
+        let vertex = vertex_functions.get(f.as_u32() as usize).copied().unwrap_or(false);
+        let mut walk = Walk { loops: 0, switches: 0, vertex };
         cx.block_stmts(&body.stmts, &mut walk);
         let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);
         // With syntax errors a `return` may have been lost to recovery: not a second diagnostic.
         if non_void && !incomplete {
-            let name = m.name(func.name).to_owned();
+            let name = || m.name(func.name).to_owned();
             if !has_return(&body.stmts) {
-                cx.push(FlowRule::MissingReturn { function: name, some_path: false }, func.name_span);
+                cx.push(FlowRule::MissingReturn { function: name(), some_path: false }, func.name_span);
             } else if !list_returns(&body.stmts) {
                 let end = Span::new(body.span.file, body.span.end.saturating_sub(1), body.span.end);
-                cx.push(FlowRule::MissingReturn { function: name, some_path: true }, end);
+                cx.push(FlowRule::MissingReturn { function: name(), some_path: true }, end);
             }
         }
         let _: FunctionId = f;
@@ -129,7 +132,6 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
 struct Flow<'m> {
     m: &'m Module,
     out: Vec<Diagnostic>,
-    vertex_functions: HashSet<FunctionId>,
     /// The conditions of the function being walked, and the conditional branches entered inside it, innermost
     /// last. A diagnostic's context (for its "in variants where" note) is built from them only when one is
     /// reported: entering a region must not cost a context per branch for the clean code that is the rule.
@@ -189,9 +191,15 @@ fn stmt_has_return(s: &Statement) -> bool {
     }
 }
 
-/// Statements that end the flow of their block.
+/// Statements that end the flow of their block (the usual statement, an expression or a declaration, is
+/// answered without a call).
 fn jumps(s: &Statement) -> bool {
-    matches!(s.kind, StmtKind::Break | StmtKind::Continue) || returns(s)
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::Discard => true,
+        // The statements `returns` looks into.
+        StmtKind::Block(_) | StmtKind::If { .. } | StmtKind::DoWhile { .. } => returns(s),
+        _ => false,
+    }
 }
 
 /// Statements that do not count as unreachable code.

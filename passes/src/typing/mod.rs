@@ -14,6 +14,7 @@ pub mod ops;
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
+use crate::small::SmallList;
 use crate::table::{Arena, ArenaEntries, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
@@ -22,6 +23,9 @@ use shaderlab_ir::{
     ArrayDim, CondRegion, Expr, ExprId, FunctionId, GlobalId, GlobalItem, Guarded, Literal, LocalId, Module, ParamKind,
     Span, Statement, StmtKind, Storage, StructId, TypeInner, TypeSpec,
 };
+
+/// The parameter types of a user function (`None` for a macro-typed parameter), inline for the usual few.
+type ParamTypes = SmallList<Option<Ty>, 6>;
 
 /// A struct's members flattened across conditional regions: (name, type, inside a conditional).
 type MemberList = Vec<(shaderlab_ir::Name, Option<Ty>, bool)>;
@@ -951,7 +955,7 @@ impl<'m> Typer<'m> {
                 };
                 let all_known = args.iter().all(|(t, _)| t.known().is_some());
                 // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
-                let candidates: Vec<(FunctionId, Vec<Option<Ty>>)> =
+                let candidates: Vec<(FunctionId, ParamTypes)> =
                     user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
                 let overloads = if builtin { builtins::overloads(name) } else { &[] };
                 if !all_known {
@@ -968,44 +972,42 @@ impl<'m> Typer<'m> {
                         _ => Type::Unknown(reason.unwrap_or(UnknownReason::Error)),
                     };
                 }
-                // Every argument type is known: `known()` lists them (no allocation on the matching path).
-                let known = || args.iter().filter_map(|(t, _)| t.known());
+                // Every argument type is known: their list (inline: no allocation on the matching path).
+                let known: SmallList<Ty, 8> = args.iter().filter_map(|(t, _)| t.known().copied()).collect();
                 // A definition is preferred over its prototype (they differ only when the prototype is wrong,
                 // which resolution reports as a Redefinition).
                 let mut candidates = candidates;
                 candidates.sort_by_key(|(f, _)| m.functions[*f].body.is_none());
                 for (f, params) in &candidates {
                     if params.len() == args.len()
-                        && params.iter().zip(known()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
+                        && params.iter().zip(known.iter()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
                         self.out.callees.set(owner, id, Callee::User(*f));
-                        let writes: Vec<bool> = {
-                            let func = &m.functions[*f];
-                            let mut modes = Vec::new();
-                            Guarded::for_each_item(&func.params, &mut |p| {
-                                modes.push(match p.kind {
-                                    ParamKind::Declared { local } => matches!(
-                                        func.locals[local].qualifiers.storage,
-                                        Some(Storage::Out | Storage::InOut)
-                                    ),
-                                    ParamKind::Macro { .. } => false,
-                                })
-                            });
-                            modes
-                        };
-                        self.out_arguments(owner, id, writes.into_iter());
+                        // Which parameters write their argument (`out`, `inout`); a candidate's parameters are
+                        // all unconditional (`param_types`).
+                        let func = &m.functions[*f];
+                        let writes = func.params.iter().map(|p| match p {
+                            Guarded::Item(shaderlab_ir::Param { kind: ParamKind::Declared { local }, .. }) => {
+                                matches!(func.locals[*local].qualifiers.storage, Some(Storage::Out | Storage::InOut))
+                            }
+                            _ => false,
+                        });
+                        if writes.clone().any(|w| w) {
+                            self.out_arguments(owner, id, writes);
+                        }
                         return self.out.returns[*f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
                 }
                 for o in overloads {
-                    if o.params.len() == args.len() && o.params.iter().zip(known()).all(|(p, a)| p == a) {
+                    if o.params.as_slice() == known.as_slice() {
                         let index = builtins::index_of(o).unwrap_or(0);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
-                        self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
+                        if o.modes.contains(&builtins::ParamMode::Out) {
+                            self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
+                        }
                         return Type::Known(o.ret);
                     }
                 }
-                let known: Vec<&Ty> = known().collect();
                 // No overload matches. A same-named function with conditional parameters may match in some
                 // variant: the call's type depends on the variant.
                 if candidates.len() < user.len() {
@@ -1015,8 +1017,7 @@ impl<'m> Typer<'m> {
                     && candidates.is_empty()
                     && overloads.iter().all(|o| matches!(o.params.first(), Some(Ty::Sampler(_))))
                 {
-                    let first_ok =
-                        known.first().is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(*a)));
+                    let first_ok = known.first().is_some_and(|a| overloads.iter().any(|o| o.params.first() == Some(a)));
                     if !first_ok {
                         let (found, at) = match (known.first(), args.first()) {
                             (Some(t), Some((_, s))) => (self.name_of(t), *s),
@@ -1060,9 +1061,9 @@ impl<'m> Typer<'m> {
 
     /// Parameter types of a user function (`None` entries for macro parameters); `None` when parameters are
     /// conditional.
-    fn param_types(&self, f: FunctionId) -> Option<Vec<Option<Ty>>> {
+    fn param_types(&self, f: FunctionId) -> Option<ParamTypes> {
         let func = &self.m.functions[f];
-        let mut out = Vec::new();
+        let mut out = ParamTypes::new();
         for p in &func.params {
             let Guarded::Item(p) = p else { return None };
             match p.kind {

@@ -149,12 +149,14 @@ pub fn variables() -> &'static [BuiltinVar] {
     &catalogue().variables
 }
 
+/// Not inlined: callers on hot paths (typing an identifier) keep a small frame.
+#[inline(never)]
 pub fn variable(name: &str) -> Option<&'static BuiltinVar> {
     let catalogue = catalogue();
-    catalogue.variable_named_by_catalogue(name).or_else(|| {
-        let &i = catalogue.variables_by_name.get(name)?;
-        catalogue.variables.get(i)
-    })
+    match catalogue.variable_named_by_catalogue(name) {
+        Some(v) => Some(v),
+        None => catalogue.variable_by_text(name),
+    }
 }
 
 struct Catalogue {
@@ -163,26 +165,53 @@ struct Catalogue {
     variables: Vec<BuiltinVar>,
     /// Index in `variables` by name (names are unique).
     variables_by_name: HashMap<&'static str, usize>,
-    /// `(address of the name, index in variables)`, sorted by address (see
-    /// [`Catalogue::variable_named_by_catalogue`]).
-    variables_by_address: Vec<(usize, usize)>,
+    /// The variables by the address of their names (see [`Catalogue::variable_named_by_catalogue`]).
+    by_address: AddressIndex,
+}
+
+/// The variables by the address of their names: `slots[(address - first) / 8]` is the index in `variables` of
+/// the name starting in that eight-byte stretch of the table (names are longer than eight bytes and do not
+/// overlap, so each stretch has at most one; a stretch a second name would share stays with the first, and that
+/// name is found by its text), `u8::MAX` for none.
+#[derive(Default)]
+struct AddressIndex {
+    first: usize,
+    slots: Vec<u8>,
+}
+
+impl AddressIndex {
+    fn new(variables: &[BuiltinVar]) -> Self {
+        let address = |v: &BuiltinVar| v.name.as_ptr() as usize;
+        let (Some(first), Some(last)) = (variables.iter().map(address).min(), variables.iter().map(address).max())
+        else {
+            return AddressIndex::default();
+        };
+        let mut slots = vec![u8::MAX; (last - first) / 8 + 1];
+        for (i, v) in variables.iter().enumerate().take(usize::from(u8::MAX)) {
+            if let Some(slot) = slots.get_mut((address(v) - first) / 8).filter(|s| **s == u8::MAX) {
+                *slot = i as u8;
+            }
+        }
+        AddressIndex { first, slots }
+    }
 }
 
 impl Catalogue {
     /// The variable whose name is `name` itself (the same text at the same address: a [`BuiltinVar::name`] handed
-    /// out earlier, as name resolution's `Symbol::Builtin` carries it), found by a binary search on addresses
-    /// instead of hashing and comparing the text. `None` for any other string, even of the same text.
+    /// out earlier, as name resolution's `Symbol::Builtin` carries it), found from the address alone instead of
+    /// hashing and comparing the text. `None` for any other string, even of the same text.
     #[inline]
     fn variable_named_by_catalogue(&self, name: &str) -> Option<&BuiltinVar> {
-        let address = name.as_ptr() as usize;
-        // Text from elsewhere (an interner's) lies outside the names: no search.
-        let (&(first, _), &(last, _)) = (self.variables_by_address.first()?, self.variables_by_address.last()?);
-        if !(first..=last).contains(&address) {
-            return None;
-        }
-        let at = self.variables_by_address.partition_point(|&(a, _)| a < address);
-        let &(_, i) = self.variables_by_address.get(at)?;
-        self.variables.get(i).filter(|v| std::ptr::eq(v.name, name))
+        let offset = (name.as_ptr() as usize).checked_sub(self.by_address.first)?;
+        let &i = self.by_address.slots.get(offset / 8)?;
+        self.variables.get(usize::from(i)).filter(|v| std::ptr::eq(v.name, name))
+    }
+
+    /// The variable named `name`, by its text (kept out of line: the address path is the common one).
+    #[inline(never)]
+    fn variable_by_text(&self, name: &str) -> Option<&BuiltinVar> {
+        let &i = self.variables_by_name.get(name)?;
+        self.variables.get(i)
     }
 }
 
@@ -421,10 +450,8 @@ fn parse_table(table: &'static str) -> Catalogue {
         }
     }
     let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, i)).collect();
-    let mut variables_by_address: Vec<(usize, usize)> =
-        variables.iter().enumerate().map(|(i, v)| (v.name.as_ptr() as usize, i)).collect();
-    variables_by_address.sort_unstable();
-    Catalogue { functions, by_name, variables, variables_by_name, variables_by_address }
+    let by_address = AddressIndex::new(&variables);
+    Catalogue { functions, by_name, variables, variables_by_name, by_address }
 }
 
 /// Parses one function line, appends its overloads, and returns the function name.

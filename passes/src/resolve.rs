@@ -221,6 +221,8 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         macro_refs: ExprTable::like(&idents),
         idents,
         pass_entries,
+        // Room for a few uses of each struct as a type (a type name resolves only to a struct: none without).
+        type_names: HashMap::with_capacity_and_hasher(module.structs.len() * 4, Default::default()),
         ..Resolution::default()
     };
     let mut r = Resolver {

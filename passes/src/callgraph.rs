@@ -105,7 +105,10 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
 struct Walk {
     /// Per function: 0 not seen yet, else a set of `ON_PATH`, `DISCOVERED`, `FINISHED`.
     state: Vec<u8>,
-    stack: Vec<(FunctionId, usize)>,
+    /// The path of [`Walk::has_cycle`]: each function with the number of its calls followed so far.
+    path: Vec<(FunctionId, usize)>,
+    /// The functions [`Walk::post_order`] has still to visit or finish.
+    stack: Vec<FunctionId>,
 }
 
 const ON_PATH: u8 = 1;
@@ -116,14 +119,14 @@ impl Walk {
     fn reset(&mut self, functions: usize) {
         self.state.clear();
         self.state.resize(functions, 0);
+        self.path.clear();
         self.stack.clear();
     }
 
     /// Whether the graph of `calls` has a cycle (a function that calls itself, directly or not).
     fn has_cycle(&mut self, calls: &SecondaryMap<FunctionId, Vec<CallSite>>) -> bool {
         self.reset(calls.values().len());
-        let Walk { state, stack: path } = self;
-        // The path: each function with the number of its calls followed so far.
+        let Walk { state, path, .. } = self;
         for root in calls.keys() {
             if state[root.index()] != 0 {
                 continue;
@@ -166,10 +169,10 @@ impl Walk {
             return vec![entry];
         }
         self.reset(calls.values().len());
-        let Walk { state, stack } = self;
+        let Walk { state, stack, .. } = self;
         let mut list = Vec::new();
-        stack.push((entry, 0));
-        while let Some(&(f, _)) = stack.last() {
+        stack.push(entry);
+        while let Some(&f) = stack.last() {
             let Some(s) = state.get_mut(f.index()) else {
                 stack.pop();
                 continue;
@@ -179,7 +182,7 @@ impl Walk {
                 *s |= DISCOVERED;
                 for site in calls[f].iter().rev() {
                     if state.get(site.callee.index()).is_some_and(|s| s & DISCOVERED == 0) {
-                        stack.push((site.callee, 0));
+                        stack.push(site.callee);
                     }
                 }
             } else {

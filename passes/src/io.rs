@@ -19,7 +19,7 @@ use cranelift_entity::{EntityRef, SecondaryMap};
 use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     Expr, ExprId, FunctionId, Guarded, Interpolation, Module, Name, ParamKind, PassId, PassKind, ScalarKind, Span,
-    StructId,
+    StructId, StructMember,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,6 +219,9 @@ impl ScanPools {
         self.builtins_written.get(start as usize..end as usize).unwrap_or_default()
     }
 }
+
+/// The members of an IO struct with their types (inline for the usual few).
+type MemberTypes<'m> = SmallList<(&'m StructMember, Option<Ty>), 4>;
 
 /// A struct-typed parameter or return: the struct, when the type is a struct.
 fn struct_of(t: &Option<Ty>) -> Option<StructId> {
@@ -455,8 +458,9 @@ impl<'m> IoCx<'m> {
 
     fn check_io_struct(&mut self, s: StructId, varyings: bool) {
         let m = self.m;
-        Guarded::for_each_item(&m.structs[s].members, &mut |mem| {
-            let Some(ty) = self.member_ty(s, mem.name) else { return };
+        let members = self.member_types(s);
+        for &(mem, ty) in members.iter() {
+            let Some(ty) = ty else { continue };
             let name = || m.name(mem.name).to_owned();
             let base = match &ty {
                 Ty::Array(a) if varyings => a.elem(),
@@ -479,26 +483,42 @@ impl<'m> IoCx<'m> {
                 }
                 _ => {}
             }
-        });
+        }
     }
 
-    fn member_ty(&self, s: StructId, name: Name) -> Option<Ty> {
-        let mut out = None;
-        Guarded::for_each_item(&self.m.structs[s].members, &mut |mem| {
-            if mem.name == name && out.is_none() {
-                out = crate::typing::member_type(self.m, self.res, mem);
+    /// The members of struct `s` in member order, each with its type as the IO checks read it: the type of the
+    /// first member of that name whose type is known (a repeated name takes its first declaration's). Several
+    /// members are grouped by name with a stable sort, so a struct of many members costs no scan of them per
+    /// member.
+    fn member_types(&self, s: StructId) -> MemberTypes<'m> {
+        let mut out = MemberTypes::new();
+        Guarded::for_each_item(&self.m.structs[s].members, &mut |mem| out.push((mem, None)));
+        if let [(mem, ty)] = &mut out[..] {
+            *ty = crate::typing::member_type(self.m, self.res, mem);
+            return out;
+        }
+        // `(name, index)` by name; the sort is stable, so each name's members stay in member order.
+        let mut order: Vec<(Name, usize)> = out.iter().enumerate().map(|(i, (mem, _))| (mem.name, i)).collect();
+        order.sort_by_key(|&(name, _)| name);
+        for group in order.chunk_by(|a, b| a.0 == b.0) {
+            let ty = group
+                .iter()
+                .find_map(|&(_, i)| out.get(i).and_then(|(mem, _)| crate::typing::member_type(self.m, self.res, mem)));
+            for &(_, i) in group {
+                if let Some(slot) = out.get_mut(i) {
+                    slot.1 = ty;
+                }
             }
-        });
+        }
         out
     }
 
     fn check_mrt(&mut self, s: StructId) {
         let m = self.m;
-        let mut members = Vec::new();
-        Guarded::for_each_item(&m.structs[s].members, &mut |mem| members.push(mem));
+        let members = self.member_types(s);
         let mut used: BTreeMap<i64, Span> = BTreeMap::new();
         let location = m.names.lookup("location");
-        for mem in members {
+        for &(mem, ty) in members.iter() {
             let loc = mem.qualifiers.layout.iter().find(|l| Some(l.name) == location).and_then(|l| l.value);
             let reason = match loc {
                 None => Some("missing 'layout(location = N)'".to_owned()),
@@ -511,8 +531,7 @@ impl<'m> IoCx<'m> {
                     }
                 },
             };
-            let ty_ok = matches!(self.member_ty(s, mem.name), Some(Ty::Scalar(k) | Ty::Vector(k, _)) if k != ScalarKind::Bool)
-                || self.member_ty(s, mem.name).is_none();
+            let ty_ok = matches!(ty, Some(Ty::Scalar(k) | Ty::Vector(k, _)) if k != ScalarKind::Bool) || ty.is_none();
             let reason =
                 reason.or_else(|| (!ty_ok).then(|| "an MRT member is a float, int or uint scalar or vector".into()));
             if let Some(reason) = reason {

@@ -221,14 +221,29 @@ pub(crate) fn identifiers(text: &str) -> Vec<&str> {
     out
 }
 
-/// The structs a type specifier names (several in preserving mode, one per exclusive declaration).
+/// The structs a type specifier names (several in preserving mode, one per exclusive declaration). Inlined: most
+/// specifiers name a builtin type and are answered without a call.
+#[inline]
 pub(crate) fn spec_structs<'f>(
     m: &Module,
     facts: &'f Facts,
     index: Option<&'f ChainIndex>,
     spec: &TypeSpec,
 ) -> Cow<'f, [StructId]> {
-    let TypeInner::User(name) = m.types.get(spec.base) else { return Cow::Borrowed(&[]) };
+    match m.types.get(spec.base) {
+        TypeInner::User(name) => user_structs(m, facts, index, spec, name),
+        _ => Cow::Borrowed(&[]),
+    }
+}
+
+/// [`spec_structs`] of a specifier naming user type `name`.
+fn user_structs<'f>(
+    m: &Module,
+    facts: &'f Facts,
+    index: Option<&'f ChainIndex>,
+    spec: &TypeSpec,
+    name: Name,
+) -> Cow<'f, [StructId]> {
     if let Some(found) = facts.resolution.type_names.get(&spec.span) {
         if !found.is_empty() {
             return Cow::Borrowed(found);
@@ -433,7 +448,18 @@ impl<'a> Reach<'a> {
         Guarded::for_each_item(&decl.members, &mut |mem| self.spec(&mem.ty, Owner::Global));
     }
 
+    /// Reach what a type specifier names. Inlined: most specifiers (every local's) are a builtin type without
+    /// dimensions and reach nothing.
+    #[inline]
     fn spec(&mut self, spec: &'a TypeSpec, owner: Owner) {
+        if spec.dims.is_empty() && !matches!(self.m.types.get(spec.base), TypeInner::User(_)) {
+            return;
+        }
+        self.spec_parts(spec, owner);
+    }
+
+    /// [`Reach::spec`] of a specifier that may reach something.
+    fn spec_parts(&mut self, spec: &'a TypeSpec, owner: Owner) {
         for &s in spec_structs(self.m, self.facts, Some(self.index), spec).iter() {
             self.add_struct(s);
         }

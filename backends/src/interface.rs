@@ -95,12 +95,29 @@ impl PassInterface {
     }
 
     /// [`PassInterface::scan`] of one expression. Only member accesses, identifiers, calls and indexing can
-    /// mention the interface: the other kinds (most expressions are operators and literals) are passed over
-    /// without a call.
+    /// mention the interface, and calls and indexing only in one stage each: the other expressions (most are
+    /// operators and literals) are passed over without a call. A member access (the most frequent of the four)
+    /// is answered here.
     #[inline(always)]
     pub(crate) fn scan_expr(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
-        if matches!(kind, Expr::Member { .. } | Expr::Ident(_) | Expr::Call { .. } | Expr::Index { .. }) {
-            self.scan_use(m, facts, stage, owner, e, kind);
+        match kind {
+            Expr::Member { base, member, .. } => {
+                if self.varyings.is_none() && (stage == Stage::Fragment || self.attributes.is_none()) {
+                    return;
+                }
+                let s = struct_type(facts, owner, *base);
+                if s.is_some() && s == self.varyings {
+                    self.varying_members.insert(*member);
+                } else if s.is_some() && s == self.attributes && stage == Stage::Vertex {
+                    self.attribute_members.insert(*member);
+                }
+            }
+            Expr::Ident(_) => self.scan_use(m, facts, stage, owner, e, kind),
+            Expr::Call { .. } if stage == Stage::Vertex && self.varyings.is_some() => {
+                self.scan_use(m, facts, stage, owner, e, kind)
+            }
+            Expr::Index { .. } if stage == Stage::Fragment => self.scan_use(m, facts, stage, owner, e, kind),
+            _ => {}
         }
     }
 
@@ -113,17 +130,9 @@ impl PassInterface {
         }
     }
 
-    /// [`PassInterface::scan_expr`] of an expression of a kind that can mention the interface.
+    /// [`PassInterface::scan_expr`] of an identifier, a call or an indexing (member accesses are answered there).
     fn scan_use(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
         match kind {
-            Expr::Member { base, member, .. } => {
-                let s = struct_type(facts, owner, *base);
-                if s.is_some() && s == self.varyings {
-                    self.varying_members.insert(*member);
-                } else if s.is_some() && s == self.attributes && stage == Stage::Vertex {
-                    self.attribute_members.insert(*member);
-                }
-            }
             Expr::Ident(_) => {
                 let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { return };
                 for sym in symbols {

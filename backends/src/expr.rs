@@ -370,11 +370,12 @@ impl<'a> Writer<'a> {
     /// Arguments, without those standing for a renamed IO struct, appended to `out`.
     fn args(&mut self, out: &mut String, owner: Owner, args: &'a [Arg]) {
         if args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))) {
-            // No conditional elements: `a, b` written in place.
+            // No conditional elements: `a, b` written in place. (Whether the function has objects is asked once.)
+            let objects = matches!(owner, Owner::Function(f) if self.plan.io.has_objects(f));
             let mut first = true;
             for a in args {
                 let shaderlab_ir::Guarded::Item(a) = a else { continue };
-                if is_object(self.m, self.facts, self.plan, owner, *a) {
+                if objects && is_object(self.m, self.facts, self.plan, owner, *a) {
                     continue;
                 }
                 if !first {

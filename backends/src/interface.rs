@@ -260,6 +260,7 @@ impl StageIo {
     }
 
     /// Whether function `f` has an object (a local or parameter standing for a renamed struct).
+    #[inline]
     pub(crate) fn has_objects(&self, f: FunctionId) -> bool {
         let i = self.objects.partition_point(|&(g, _)| g < f);
         self.objects.get(i).is_some_and(|&(g, _)| g == f)

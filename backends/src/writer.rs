@@ -284,12 +284,18 @@ impl<'a> Probe<'a> {
     }
 }
 
-/// Whether `e` is an identifier standing for a renamed IO struct (an interface object).
+/// Whether `e` is an identifier standing for a renamed IO struct (an interface object). Inlined: it is asked of
+/// every argument, member access and assignment written, and most functions have no objects, which is answered
+/// without a call.
+#[inline]
 pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
     let Owner::Function(f) = owner else { return false };
-    if !plan.io.has_objects(f) {
-        return false;
-    }
+    plan.io.has_objects(f) && is_object_in(m, facts, plan, f, e)
+}
+
+/// [`is_object`] in a function with objects.
+fn is_object_in(m: &Module, facts: &Facts, plan: &StagePlan, f: FunctionId, e: shaderlab_ir::ExprId) -> bool {
+    let owner = Owner::Function(f);
     let is_ident =
         matches!(m.functions.get(f).and_then(|func| func.exprs.get(e)).map(|x| &x.kind), Some(Expr::Ident(_)));
     is_ident

@@ -9,7 +9,7 @@
 use crate::dialect::Dialect;
 use crate::plan::StagePlan;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
-use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name};
+use shaderlab_ir::{FunctionId, Guarded, LocalId, Module, Name, StructId};
 
 pub(crate) struct Naming<'a> {
     dialect: &'a dyn Dialect,
@@ -22,10 +22,12 @@ pub(crate) struct Naming<'a> {
     /// The functions with a renamed local, sorted (few): most local names are looked up without hashing.
     renamed_in: Vec<FunctionId>,
     m: &'a Module,
+    plan: &'a StagePlan,
     /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
-    /// but are looked up only when a new name is made. Few stages make new names: the names are listed while
-    /// building; `is_used` scans the list for its first few lookups (`scans`), then hashes it into `used_set`.
-    used_names: Vec<Name>,
+    /// but are looked up apart. Only a new name needs them, and few stages make one: the list is made at the
+    /// first lookup ([`stage_names`]); `is_used` scans it for its first few lookups (`scans`), then hashes it into
+    /// `used_set`.
+    used_names: Option<Vec<Name>>,
     used_set: Option<HashSet<Name>>,
     /// How many candidate names were looked for in `used_names` by a scan; after a few the list is hashed.
     scans: usize,
@@ -33,6 +35,36 @@ pub(crate) struct Naming<'a> {
     interface: &'a crate::writer::InterfaceNames<'a>,
     /// The new names made so far (with the interface names and `main`, the names that are not module names).
     used_text: HashSet<String>,
+}
+
+/// Visit the structs a stage declares: globally and inside functions (a struct may come twice).
+fn for_each_struct(plan: &StagePlan, f: &mut impl FnMut(StructId)) {
+    for s in plan.structs.iter() {
+        f(s);
+    }
+    for &s in &plan.local_structs {
+        f(s);
+    }
+}
+
+/// The module's names a stage uses: its functions' names and locals, its globals, its structs and their members
+/// (a name may come more than once).
+fn stage_names(m: &Module, plan: &StagePlan) -> Vec<Name> {
+    let mut out = Vec::new();
+    for f in plan.functions.iter() {
+        let Some(func) = m.functions.get(f) else { continue };
+        if f != plan.entry {
+            out.push(func.name);
+        }
+        out.extend(func.locals.values().map(|local| local.name));
+    }
+    out.extend(plan.globals.iter().filter_map(|g| m.globals.get(g)).map(|g| g.name));
+    for_each_struct(plan, &mut |s| {
+        let Some(decl) = m.structs.get(s) else { return };
+        out.push(decl.name);
+        Guarded::for_each_item(&decl.members, &mut |mem| out.push(mem.name));
+    });
+    out
 }
 
 impl<'a> Naming<'a> {
@@ -45,7 +77,7 @@ impl<'a> Naming<'a> {
     /// rewritten code mentions.
     pub(crate) fn build(
         m: &'a Module,
-        plan: &StagePlan,
+        plan: &'a StagePlan,
         dialect: &'a dyn Dialect,
         interface: &'a crate::writer::InterfaceNames<'a>,
         references: &crate::writer::References,
@@ -57,7 +89,8 @@ impl<'a> Naming<'a> {
             locals: HashMap::default(),
             renamed_in: Vec::new(),
             m,
-            used_names: Vec::new(),
+            plan,
+            used_names: None,
             used_set: None,
             scans: 0,
             interface,
@@ -65,57 +98,45 @@ impl<'a> Naming<'a> {
         };
         // A handful of words: a scan is cheaper than hashing each name.
         let introduced: &[&str] = dialect.introduced_builtins();
-        // Every name of the stage, so that new names are fresh. New names are made in sorted order (of the
-        // names that need one), so that the same input always gives the same names.
-        let mut global_names: Vec<(&str, Name, bool)> = Vec::new();
-        let mut member_names: Vec<(&str, Name)> = Vec::new();
-        for f in plan.functions.iter() {
-            let Some(func) = m.functions.get(f) else { continue };
-            if f != plan.entry {
-                global_names.push((m.name(func.name), func.name, false));
-            }
-            for (_, local) in func.locals.iter() {
-                n.used_names.push(local.name);
-            }
-        }
         // The uniforms' names, sorted: a function or struct named like one keeps its name.
-        let mut uniforms: Vec<Name> = Vec::new();
-        for g in plan.globals.iter() {
-            let Some(global) = m.globals.get(g) else { continue };
-            if global.is_uniform() {
-                n.used_names.push(global.name);
-                uniforms.push(global.name);
-            } else {
-                global_names.push((m.name(global.name), global.name, true));
+        let mut uniforms: Vec<Name> =
+            plan.globals.iter().filter_map(|g| m.globals.get(g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
+        uniforms.sort_unstable();
+        // Globals (functions, non-uniform globals, structs) that need a new name: keywords, and names the
+        // interface now uses. New names are made in sorted order (of the names that need one), so that the same
+        // input always gives the same names.
+        let mut renamed: Vec<(&str, Name, bool)> = Vec::new();
+        let mut global = |name: Name, is_variable: bool| {
+            let text = m.name(name);
+            let clash = interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(&text));
+            if uniforms.binary_search(&name).is_err() && (clash || Self::is_bad(dialect, text)) {
+                renamed.push((text, name, is_variable));
+            }
+        };
+        for f in plan.functions.iter() {
+            if f != plan.entry {
+                if let Some(func) = m.functions.get(f) {
+                    global(func.name, false);
+                }
             }
         }
-        // Structs declared globally and inside functions.
-        let mut struct_ids: Vec<_> = plan.structs.iter().chain(plan.local_structs.iter().copied()).collect();
-        struct_ids.sort();
-        struct_ids.dedup();
-        for s in struct_ids {
-            let Some(decl) = m.structs.get(s) else { continue };
-            global_names.push((m.name(decl.name), decl.name, false));
+        for g in plan.globals.iter() {
+            if let Some(var) = m.globals.get(g).filter(|g| !g.is_uniform()) {
+                global(var.name, true);
+            }
+        }
+        // Struct members that need a new name: keywords.
+        let mut renamed_members: Vec<(&str, Name)> = Vec::new();
+        for_each_struct(plan, &mut |s| {
+            let Some(decl) = m.structs.get(s) else { return };
+            global(decl.name, false);
             Guarded::for_each_item(&decl.members, &mut |mem| {
-                member_names.push((m.name(mem.name), mem.name));
+                let text = m.name(mem.name);
+                if Self::is_bad(dialect, text) {
+                    renamed_members.push((text, mem.name));
+                }
             });
-        }
-        for (_, name, _) in &global_names {
-            n.used_names.push(*name);
-        }
-        for (_, name) in &member_names {
-            n.used_names.push(*name);
-        }
-        uniforms.sort_unstable();
-        // Globals: keywords, and names the interface now uses.
-        let mut renamed: Vec<(&str, Name, bool)> = global_names
-            .into_iter()
-            .filter(|&(text, name, is_variable)| {
-                let clash =
-                    interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(&text));
-                uniforms.binary_search(&name).is_err() && (clash || Self::is_bad(dialect, text))
-            })
-            .collect();
+        });
         renamed.sort_unstable();
         renamed.dedup();
         for (text, name, _) in renamed {
@@ -124,11 +145,9 @@ impl<'a> Naming<'a> {
                 n.globals.insert(name, new);
             }
         }
-        let mut renamed: Vec<(&str, Name)> =
-            member_names.into_iter().filter(|&(text, _)| Self::is_bad(dialect, text)).collect();
-        renamed.sort_unstable();
-        renamed.dedup();
-        for (text, name) in renamed {
+        renamed_members.sort_unstable();
+        renamed_members.dedup();
+        for (text, name) in renamed_members {
             let new = n.fresh(text);
             n.members.insert(name, new);
         }
@@ -189,14 +208,16 @@ impl<'a> Naming<'a> {
         // Most candidates are not module names at all; the few that are, are looked for by a scan until hashing
         // the list pays.
         const SCANS: usize = 16;
+        let (m, plan) = (self.m, self.plan);
+        let used_names = self.used_names.get_or_insert_with(|| stage_names(m, plan));
         let used = match &self.used_set {
             Some(set) => set.contains(&name),
             None if self.scans < SCANS => {
                 self.scans += 1;
-                self.used_names.contains(&name)
+                used_names.contains(&name)
             }
             None => {
-                let set: HashSet<Name> = self.used_names.iter().copied().collect();
+                let set: HashSet<Name> = used_names.iter().copied().collect();
                 let used = set.contains(&name);
                 self.used_set = Some(set);
                 used

@@ -10,7 +10,12 @@ use crate::dialect::OutputBinding;
 use crate::error::Unsupported;
 use crate::interface::{is_builtin, IoRole};
 use crate::writer::{is_object, location, Writer};
-use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, ScalarKind, StructId, TypeInner, UnaryOp};
+use shaderlab_ir::{
+    Arg, BinaryOp, Expr, ExprId, Expression, IncDecOp, Literal, PrimaryMap, ScalarKind, StructId, TypeInner, UnaryOp,
+};
+
+/// An expression arena.
+type Exprs = PrimaryMap<ExprId, Expression>;
 use shaderlab_passes::builtins;
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::{Access, Callee, Type};
@@ -48,26 +53,32 @@ impl<'a> Writer<'a> {
 
     /// [`Self::expr_max`] appended to `out` (the whole expression tree is written into one buffer).
     pub(crate) fn expr_into(&mut self, out: &mut String, owner: Owner, e: ExprId, max: u8) {
+        if let Some(exprs) = crate::plan::arena(self.m, owner) {
+            self.expr_in(out, owner, exprs, e, max);
+        }
+    }
+
+    /// [`Self::expr_into`] with the arena of `owner` (looked up once per tree, not once per node).
+    fn expr_in(&mut self, out: &mut String, owner: Owner, exprs: &'a Exprs, e: ExprId, max: u8) {
         let start = out.len();
-        let level = self.expr_level(out, owner, e);
+        let level = self.expr_level(out, owner, exprs, e);
         if level > max {
             out.insert(start, '(');
             out.push(')');
         }
     }
 
-    /// Append the expression to `out` and return its precedence level. Inlined into [`Self::expr_into`]: one call
+    /// Append the expression to `out` and return its precedence level. Inlined into [`Self::expr_in`]: one call
     /// a node instead of two.
     #[inline(always)]
-    fn expr_level(&mut self, out: &mut String, owner: Owner, e: ExprId) -> u8 {
+    fn expr_level(&mut self, out: &mut String, owner: Owner, exprs: &'a Exprs, e: ExprId) -> u8 {
         let m = self.m;
-        let Some(expr) = crate::plan::arena(m, owner).and_then(|a| a.get(e)) else {
+        let Some(expr) = exprs.get(e) else {
             return 1;
         };
-        let span = expr.span;
         match &expr.kind {
             Expr::Literal(lit) => {
-                self.literal(out, lit, span);
+                self.literal(out, lit, expr.span);
                 1
             }
             Expr::Ident(name) => self.ident(out, owner, e, *name),
@@ -78,7 +89,7 @@ impl<'a> Writer<'a> {
                     None => 1,
                     Some(args) => {
                         out.push('(');
-                        self.args(out, owner, args);
+                        self.args(out, owner, exprs, args);
                         out.push(')');
                         2
                     }
@@ -86,12 +97,12 @@ impl<'a> Writer<'a> {
             }
             Expr::Unary { op, operand } => {
                 if let Err(reason) = self.d.check_unary(*op) {
-                    self.error(op.symbol(), reason, span);
+                    self.error(op.symbol(), reason, expr.span);
                 }
                 let symbol = op.symbol();
                 out.push_str(symbol);
                 let inner = out.len();
-                self.expr_into(out, owner, *operand, 3);
+                self.expr_in(out, owner, exprs, *operand, 3);
                 // `- -x` must not become `--x`.
                 if matches!(op, UnaryOp::Negate | UnaryOp::Plus) && out[inner..].starts_with(symbol) {
                     out.insert(inner, '(');
@@ -101,87 +112,87 @@ impl<'a> Writer<'a> {
             }
             Expr::Binary { op, left, right } => {
                 if let Err(reason) = self.d.check_binary(*op) {
-                    self.error(op.symbol(), reason, span);
+                    self.error(op.symbol(), reason, expr.span);
                 }
                 let p = binary_precedence(*op);
-                self.expr_into(out, owner, *left, p);
+                self.expr_in(out, owner, exprs, *left, p);
                 out.push(' ');
                 out.push_str(op.symbol());
                 out.push(' ');
-                self.expr_into(out, owner, *right, p - 1);
+                self.expr_in(out, owner, exprs, *right, p - 1);
                 p
             }
             Expr::Assign { op, target, value } => {
                 if is_object(m, self.facts, self.plan, owner, *target) {
                     // `o = helper();` with `o` renamed away: the call writes the stage variables.
-                    return self.expr_level(out, owner, *value);
+                    return self.expr_level(out, owner, exprs, *value);
                 }
                 if let Some(op) = op {
                     if let Err(reason) = self.d.check_binary(*op) {
-                        self.error(format!("{}=", op.symbol()), reason, span);
+                        self.error(format!("{}=", op.symbol()), reason, expr.span);
                     }
                 }
                 if op.is_none() && !self.d.has_array_features() {
                     if let Type::Known(Ty::Array(..)) = self.facts.typing.exprs.get(owner, *target) {
-                        self.error("=", Unsupported::ArrayFeature, span);
+                        self.error("=", Unsupported::ArrayFeature, expr.span);
                     }
                 }
-                self.expr_into(out, owner, *target, 3);
+                self.expr_in(out, owner, exprs, *target, 3);
                 out.push(' ');
                 if let Some(op) = op {
                     out.push_str(op.symbol());
                 }
                 out.push_str("= ");
-                self.expr_into(out, owner, *value, 16);
+                self.expr_in(out, owner, exprs, *value, 16);
                 16
             }
             Expr::IncDec { op, target } => match op {
                 IncDecOp::PreIncrement => {
                     out.push_str("++");
-                    self.expr_into(out, owner, *target, 3);
+                    self.expr_in(out, owner, exprs, *target, 3);
                     3
                 }
                 IncDecOp::PreDecrement => {
                     out.push_str("--");
-                    self.expr_into(out, owner, *target, 3);
+                    self.expr_in(out, owner, exprs, *target, 3);
                     3
                 }
                 IncDecOp::PostIncrement => {
-                    self.expr_into(out, owner, *target, 2);
+                    self.expr_in(out, owner, exprs, *target, 2);
                     out.push_str("++");
                     2
                 }
                 IncDecOp::PostDecrement => {
-                    self.expr_into(out, owner, *target, 2);
+                    self.expr_in(out, owner, exprs, *target, 2);
                     out.push_str("--");
                     2
                 }
             },
             Expr::Select { condition, accept, reject } => {
-                self.expr_into(out, owner, *condition, 14);
+                self.expr_in(out, owner, exprs, *condition, 14);
                 out.push_str(" ? ");
-                self.expr_into(out, owner, *accept, 16);
+                self.expr_in(out, owner, exprs, *accept, 16);
                 out.push_str(" : ");
-                self.expr_into(out, owner, *reject, 15);
+                self.expr_in(out, owner, exprs, *reject, 15);
                 15
             }
             Expr::Sequence { left, right } => {
-                self.expr_into(out, owner, *left, 17);
+                self.expr_in(out, owner, exprs, *left, 17);
                 out.push_str(", ");
-                self.expr_into(out, owner, *right, 16);
+                self.expr_in(out, owner, exprs, *right, 16);
                 17
             }
             Expr::Call { callee, callee_span, args } => {
                 self.callee_name(out, owner, e, *callee, args, *callee_span);
                 out.push('(');
-                self.args(out, owner, args);
+                self.args(out, owner, exprs, args);
                 out.push(')');
                 2
             }
             Expr::Construct { ty, args } if ty.dims.is_empty() => {
                 self.spec_base_into(out, ty);
                 out.push('(');
-                self.args(out, owner, args);
+                self.args(out, owner, exprs, args);
                 out.push(')');
                 2
             }
@@ -189,24 +200,24 @@ impl<'a> Writer<'a> {
                 let mut name = self.spec_type_no_precision(ty);
                 if !ty.dims.is_empty() {
                     if !self.d.has_array_features() {
-                        self.error(&name, Unsupported::ArrayFeature, span);
+                        self.error(&name, Unsupported::ArrayFeature, expr.span);
                     }
                     let dims = self.spec_dims(ty, owner, &name.clone());
                     name.push_str(&dims);
                 }
                 out.push_str(&name);
                 out.push('(');
-                self.args(out, owner, args);
+                self.args(out, owner, exprs, args);
                 out.push(')');
                 2
             }
             Expr::Member { base, member, .. } => {
                 if is_object(m, self.facts, self.plan, owner, *base) {
                     if let Type::Known(Ty::Struct(s)) = self.facts.typing.exprs.get(owner, *base) {
-                        return self.stage_variable(out, *s, *member, span);
+                        return self.stage_variable(out, *s, *member, expr.span);
                     }
                 }
-                self.expr_into(out, owner, *base, 2);
+                self.expr_in(out, owner, exprs, *base, 2);
                 out.push('.');
                 match self.facts.typing.access.get(owner, e) {
                     Access::Field(_) => out.push_str(self.names.member(m, *member)),
@@ -229,27 +240,27 @@ impl<'a> Writer<'a> {
                         };
                     }
                     if let OutputBinding::Declared { .. } = self.d.frag_data_output(0) {
-                        self.error("gl_FragData", Unsupported::FragDataIndex, span);
+                        self.error("gl_FragData", Unsupported::FragDataIndex, expr.span);
                     }
                 }
-                self.expr_into(out, owner, *base, 2);
+                self.expr_in(out, owner, exprs, *base, 2);
                 out.push('[');
-                self.expr_into(out, owner, *index, 17);
+                self.expr_in(out, owner, exprs, *index, 17);
                 out.push(']');
                 2
             }
             Expr::ArrayLength { base } => {
                 if !self.d.has_array_features() {
-                    self.error("length", Unsupported::ArrayFeature, span);
+                    self.error("length", Unsupported::ArrayFeature, expr.span);
                 }
-                self.expr_into(out, owner, *base, 2);
+                self.expr_in(out, owner, exprs, *base, 2);
                 out.push_str(".length()");
                 2
             }
             Expr::Error => {
                 // Source text: it may span lines.
                 self.may_break = true;
-                out.push_str(m.sources.snippet(span));
+                out.push_str(m.sources.snippet(expr.span));
                 1
             }
         }
@@ -368,7 +379,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Arguments, without those standing for a renamed IO struct, appended to `out`.
-    fn args(&mut self, out: &mut String, owner: Owner, args: &'a [Arg]) {
+    fn args(&mut self, out: &mut String, owner: Owner, exprs: &'a Exprs, args: &'a [Arg]) {
         if args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))) {
             // No conditional elements: `a, b` written in place. (Whether the function has objects is asked once.)
             let objects = matches!(owner, Owner::Function(f) if self.plan.io.has_objects(f));
@@ -382,12 +393,12 @@ impl<'a> Writer<'a> {
                     out.push_str(", ");
                 }
                 first = false;
-                self.expr_into(out, owner, *a, 16);
+                self.expr_in(out, owner, exprs, *a, 16);
             }
             return;
         }
         let keep = move |w: &Self, a: &ExprId| !is_object(w.m, w.facts, w.plan, owner, *a);
-        self.list(out, args, &keep, &mut |w, out, a: &'a ExprId| w.expr_into(out, owner, *a, 16));
+        self.list(out, args, &keep, &mut |w, out, a: &'a ExprId| w.expr_in(out, owner, exprs, *a, 16));
     }
 
     fn callee_name(

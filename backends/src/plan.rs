@@ -9,8 +9,9 @@ use crate::interface::{PassInterface, StageIo};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    ArrayDim, Block, EntitySet, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
-    Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId, TypeInner, TypeSpec,
+    ArrayDim, Block, EntityRef, EntitySet, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded,
+    MacroId, Module, Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId,
+    TypeInner, TypeSpec,
 };
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
@@ -280,6 +281,13 @@ pub(crate) fn subtree(m: &Module, owner: Owner, root: ExprId) -> Vec<ExprId> {
     out
 }
 
+/// Insert `k` into `set`; whether it was not there. Most insertions repeat: a bit test answers them, and only a
+/// new member goes through the set's insert (which makes room first).
+#[inline]
+fn insert_new<K: EntityRef>(set: &mut EntitySet<K>, k: K) -> bool {
+    !set.contains(k) && set.insert(k)
+}
+
 /// How many parameters a function declares (across its conditional parameter regions).
 fn param_count(func: &shaderlab_ir::Function) -> usize {
     let mut n = 0;
@@ -348,7 +356,7 @@ impl<'a> Reach<'a> {
         reached.extend(r.functions.iter());
         for name in reached.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name) {
             for &f in index.functions.get(&name).into_iter().flatten() {
-                if m.functions.get(f).is_some_and(|func| func.body.is_none()) && r.functions.insert(f) {
+                if m.functions.get(f).is_some_and(|func| func.body.is_none()) && insert_new(&mut r.functions, f) {
                     iface.scan(m, facts, stage, f);
                 }
             }
@@ -357,7 +365,7 @@ impl<'a> Reach<'a> {
     }
 
     fn function(&mut self, f: FunctionId, iface: &mut PassInterface, stage: Stage) {
-        if !self.functions.insert(f) {
+        if !insert_new(&mut self.functions, f) {
             return;
         }
         let (m, facts) = (self.m, self.facts);
@@ -554,10 +562,16 @@ impl<'a> Reach<'a> {
         struct_use
     }
 
+    /// Reach global `g`. Inlined: most uses of a global find it reached already.
+    #[inline]
     fn add_global(&mut self, g: GlobalId) {
-        if !self.globals.insert(g) {
-            return;
+        if insert_new(&mut self.globals, g) {
+            self.new_global(g);
         }
+    }
+
+    /// What a global reached for the first time needs: its type and initializer.
+    fn new_global(&mut self, g: GlobalId) {
         let m = self.m;
         let Some(global) = m.globals.get(g) else { return };
         self.spec(&global.ty, Owner::Global);
@@ -566,10 +580,16 @@ impl<'a> Reach<'a> {
         }
     }
 
+    /// Reach struct `s`. Inlined: most uses of a struct find it reached already.
+    #[inline]
     fn add_struct(&mut self, s: StructId) {
-        if !self.structs.insert(s) {
-            return;
+        if insert_new(&mut self.structs, s) {
+            self.new_struct(s);
         }
+    }
+
+    /// What a struct reached for the first time needs: its members' types.
+    fn new_struct(&mut self, s: StructId) {
         let m = self.m;
         let Some(decl) = m.structs.get(s) else { return };
         Guarded::for_each_item(&decl.members, &mut |mem| self.spec(&mem.ty, Owner::Global));

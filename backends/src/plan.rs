@@ -264,9 +264,27 @@ pub(crate) fn arena(m: &Module, owner: Owner) -> Option<&PrimaryMap<ExprId, Expr
     }
 }
 
-/// Every expression below `root` (itself included), in arena `owner`.
+/// Every expression below `root` (itself included), in arena `owner`, depth first. The parser makes trees: a walk
+/// meets each node once and needs no set of the nodes seen. (A node shared by two parents would be listed twice,
+/// which changes nothing for the callers: they ask what the nodes reach or mention. Should a walk meet more nodes
+/// than the arena holds, a cycle, it is done again with a set of the nodes seen, so that it ends.)
 pub(crate) fn subtree(m: &Module, owner: Owner, root: ExprId) -> Vec<ExprId> {
     let Some(arena) = arena(m, owner) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        let Some(expr) = arena.get(e) else { continue };
+        out.push(e);
+        if out.len() > arena.len() {
+            return subtree_with_set(arena, root);
+        }
+        expr.kind.for_each_child(&mut |c| stack.push(c));
+    }
+    out
+}
+
+/// [`subtree`] of an arena that is not a forest: each node listed once.
+fn subtree_with_set(arena: &PrimaryMap<ExprId, Expression>, root: ExprId) -> Vec<ExprId> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     let mut seen = HashSet::default();

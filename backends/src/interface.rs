@@ -229,7 +229,7 @@ impl StageIo {
         facts: &Facts,
         iface: &PassInterface,
         stage: Stage,
-        functions: &shaderlab_ir::EntitySet<FunctionId>,
+        functions: &crate::plan::IdSet<FunctionId>,
     ) -> StageIo {
         let (input, output) = match stage {
             Stage::Vertex => (iface.attributes, iface.varyings),
@@ -344,7 +344,7 @@ fn rename_check(
     facts: &Facts,
     s: StructId,
     is_output: bool,
-    functions: &shaderlab_ir::EntitySet<FunctionId>,
+    functions: &crate::plan::IdSet<FunctionId>,
     objects: &mut Vec<(FunctionId, LocalId)>,
 ) -> Option<()> {
     let is_s = |t: Option<&Ty>| matches!(t, Some(Ty::Struct(x)) if *x == s);

@@ -9,24 +9,98 @@ use crate::interface::{PassInterface, StageIo};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
-    ArrayDim, Block, EntityRef, EntitySet, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded,
-    MacroId, Module, Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId,
-    TypeInner, TypeSpec,
+    ArrayDim, Block, EntityRef, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
+    Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::{Facts, Owner};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::marker::PhantomData;
+
+/// A set of entity ids, one bit per id: the reached functions, globals and structs of a stage. Made once per stage
+/// with room for every id of the module (one allocation), then asked of at every use: a test or an insertion is a
+/// few instructions, with no call.
+pub(crate) struct IdSet<K> {
+    words: Vec<u64>,
+    _ids: PhantomData<K>,
+}
+
+impl<K: EntityRef> IdSet<K> {
+    /// Room for the ids below `n` (more are taken too: the set grows).
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        IdSet { words: vec![0; n.div_ceil(64)], _ids: PhantomData }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, k: K) -> bool {
+        let i = k.index();
+        self.words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
+    /// Add `k`; whether it was not in the set.
+    #[inline]
+    pub(crate) fn insert(&mut self, k: K) -> bool {
+        let i = k.index();
+        if i / 64 >= self.words.len() {
+            self.words.resize(i / 64 + 1, 0);
+        }
+        let Some(word) = self.words.get_mut(i / 64) else { return false };
+        let bit = 1u64 << (i % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+
+    pub(crate) fn remove(&mut self, k: K) {
+        let i = k.index();
+        if let Some(word) = self.words.get_mut(i / 64) {
+            *word &= !(1u64 << (i % 64));
+        }
+    }
+
+    /// The ids in the set, in increasing order.
+    pub(crate) fn iter(&self) -> IdSetIter<'_, K> {
+        IdSetIter { words: self.words.iter(), base: 0, next_base: 0, bits: 0, _ids: PhantomData }
+    }
+}
+
+/// [`IdSet::iter`].
+pub(crate) struct IdSetIter<'s, K> {
+    words: std::slice::Iter<'s, u64>,
+    /// The first id of the word in `bits`, and of the next word.
+    base: usize,
+    next_base: usize,
+    /// The bits of the current word not visited yet.
+    bits: u64,
+    _ids: PhantomData<K>,
+}
+
+impl<K: EntityRef> Iterator for IdSetIter<'_, K> {
+    type Item = K;
+
+    #[inline]
+    fn next(&mut self) -> Option<K> {
+        while self.bits == 0 {
+            self.bits = *self.words.next()?;
+            self.base = self.next_base;
+            self.next_base += 64;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(K::new(self.base + bit))
+    }
+}
 
 /// What one stage of a pass emits.
 pub(crate) struct StagePlan {
     pub entry: FunctionId,
     /// Reached function definitions and the prototypes of their names.
-    pub functions: EntitySet<FunctionId>,
-    pub globals: EntitySet<GlobalId>,
+    pub functions: IdSet<FunctionId>,
+    pub globals: IdSet<GlobalId>,
     /// Structs used as types (IO structs renamed away are not among them).
-    pub structs: EntitySet<StructId>,
+    pub structs: IdSet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
     /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
@@ -299,13 +373,6 @@ fn subtree_with_set(arena: &PrimaryMap<ExprId, Expression>, root: ExprId) -> Vec
     out
 }
 
-/// Insert `k` into `set`; whether it was not there. Most insertions repeat: a bit test answers them, and only a
-/// new member goes through the set's insert (which makes room first).
-#[inline]
-fn insert_new<K: EntityRef>(set: &mut EntitySet<K>, k: K) -> bool {
-    !set.contains(k) && set.insert(k)
-}
-
 /// How many parameters a function declares (across its conditional parameter regions).
 fn param_count(func: &shaderlab_ir::Function) -> usize {
     let mut n = 0;
@@ -317,9 +384,9 @@ pub(crate) struct Reach<'a> {
     m: &'a Module,
     facts: &'a Facts,
     index: &'a ChainIndex,
-    pub functions: EntitySet<FunctionId>,
-    pub globals: EntitySet<GlobalId>,
-    pub structs: EntitySet<StructId>,
+    pub functions: IdSet<FunctionId>,
+    pub globals: IdSet<GlobalId>,
+    pub structs: IdSet<StructId>,
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
     /// See [`StagePlan::struct_uses`].
@@ -344,9 +411,9 @@ impl<'a> Reach<'a> {
             m,
             facts,
             index,
-            functions: EntitySet::with_capacity(m.functions.len()),
-            globals: EntitySet::with_capacity(m.globals.len()),
-            structs: EntitySet::with_capacity(m.structs.len()),
+            functions: IdSet::with_capacity(m.functions.len()),
+            globals: IdSet::with_capacity(m.globals.len()),
+            structs: IdSet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
             struct_uses: SecondaryMap::with_capacity(m.functions.len()),
             uses: Vec::new(),
@@ -374,7 +441,7 @@ impl<'a> Reach<'a> {
         reached.extend(r.functions.iter());
         for name in reached.iter().filter_map(|f| m.functions.get(*f)).map(|f| f.name) {
             for &f in index.functions.get(&name).into_iter().flatten() {
-                if m.functions.get(f).is_some_and(|func| func.body.is_none()) && insert_new(&mut r.functions, f) {
+                if m.functions.get(f).is_some_and(|func| func.body.is_none()) && r.functions.insert(f) {
                     iface.scan(m, facts, stage, f);
                 }
             }
@@ -383,7 +450,7 @@ impl<'a> Reach<'a> {
     }
 
     fn function(&mut self, f: FunctionId, iface: &mut PassInterface, stage: Stage) {
-        if !insert_new(&mut self.functions, f) {
+        if !self.functions.insert(f) {
             return;
         }
         let (m, facts) = (self.m, self.facts);
@@ -583,7 +650,7 @@ impl<'a> Reach<'a> {
     /// Reach global `g`. Inlined: most uses of a global find it reached already.
     #[inline]
     fn add_global(&mut self, g: GlobalId) {
-        if insert_new(&mut self.globals, g) {
+        if self.globals.insert(g) {
             self.new_global(g);
         }
     }
@@ -601,7 +668,7 @@ impl<'a> Reach<'a> {
     /// Reach struct `s`. Inlined: most uses of a struct find it reached already.
     #[inline]
     fn add_struct(&mut self, s: StructId) {
-        if insert_new(&mut self.structs, s) {
+        if self.structs.insert(s) {
             self.new_struct(s);
         }
     }

@@ -19,9 +19,9 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
 
-/// A set of entity ids, one bit per id: the reached functions, globals and structs of a stage. Made once per stage
-/// with room for every id of the module (one allocation), then asked of at every use: a test or an insertion is a
-/// few instructions, with no call.
+/// A set of entity ids, one bit per id: the reached functions, globals and structs of a stage (made once per stage
+/// with room for every id of the module: one allocation), the macro names of the reflection (made empty, grown as
+/// names come). A test or an insertion is a few instructions, with no call.
 pub(crate) struct IdSet<K> {
     words: Vec<u64>,
     _ids: PhantomData<K>,
@@ -51,6 +51,10 @@ impl<K: EntityRef> IdSet<K> {
         let new = *word & bit == 0;
         *word |= bit;
         new
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
     }
 
     pub(crate) fn remove(&mut self, k: K) {

@@ -1,7 +1,7 @@
 //! Reflection of a pass (`codegen.md`, "The compile result"): what the emitted stages declare, by name, as the
 //! engine binds it. Collected while writing, so it describes exactly the emitted text.
 
-use crate::plan::ProgramPlan;
+use crate::plan::{IdSet, ProgramPlan};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap, FastHashSet};
 use shaderlab_ir::{GlobalItem, Guarded, Module, Name};
@@ -50,19 +50,27 @@ pub struct Reflection {
     pub macros: Vec<String>,
 }
 
-#[derive(Default)]
 pub(crate) struct Collector {
     reflection: Reflection,
-    /// Names tested by emitted conditions (hashed by interned name: they are asked for at every condition; the
+    /// Names tested by emitted conditions (a bit per interned name: they are asked for at every condition; the
     /// text and its order come at [`Collector::finish`]).
-    macros: FastHashSet<Name>,
+    macros: IdSet<Name>,
     /// Macro names used in emitted code.
-    uses: FastHashSet<Name>,
+    uses: IdSet<Name>,
     /// Where each uniform (sampler or not, name) is in its reflection list.
     uniform_index: FastHashMap<(bool, Name), usize>,
 }
 
 impl Collector {
+    pub(crate) fn new() -> Collector {
+        Collector {
+            reflection: Reflection::default(),
+            macros: IdSet::with_capacity(0),
+            uses: IdSet::with_capacity(0),
+            uniform_index: FastHashMap::default(),
+        }
+    }
+
     pub(crate) fn attribute(&mut self, name: &str, ty: String) {
         if !self.reflection.attributes.iter().any(|a| a.name == name) {
             self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
@@ -132,10 +140,10 @@ impl Collector {
                 }
             }
         }
-        let uses = self.uses.into_iter().filter(|n| !defined.contains(n));
+        let uses = self.uses.iter().filter(|n| !defined.contains(n));
         self.reflection.macros = self
             .macros
-            .into_iter()
+            .iter()
             .chain(uses)
             .filter(|n| !fixed.contains(n))
             .map(|n| m.name(n))

@@ -139,10 +139,10 @@ impl Backend for GlslBackend {
         };
         let mut errors = Vec::new();
         let mut reflection = reflection::Collector::new();
-        let mut scratch = String::with_capacity(256);
+        let mut shared = writer::Shared::new(module, &program);
         let mut write = |stage: Stage| {
             let written =
-                writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection, &mut scratch);
+                writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection, &mut shared);
             written.unwrap_or_else(|mut e| {
                 errors.append(&mut e);
                 String::new()

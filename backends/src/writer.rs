@@ -93,8 +93,7 @@ pub(crate) struct Writer<'a> {
     needed: Vec<StructId>,
 }
 
-/// Write one stage of a program. `scratch`: the line buffer, handed from stage to stage (its allocation is
-/// reused).
+/// Write one stage of a program (`shared`: what its two stages share).
 pub(crate) fn write_stage(
     m: &Module,
     facts: &Facts,
@@ -102,7 +101,7 @@ pub(crate) fn write_stage(
     stage: Stage,
     d: &dyn Dialect,
     reflection: &mut Collector,
-    scratch: &mut String,
+    shared: &mut Shared<'_>,
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
     // The fragment outputs, asked for by the names, the references and the declarations.
@@ -131,14 +130,14 @@ pub(crate) fn write_stage(
         group: 0,
         uniforms_written: Vec::new(),
         cond_depth: 0,
-        scratch: std::mem::take(scratch),
+        scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
         needed: Vec::new(),
     };
     w.check_interface(&interface);
     w.output_declarations(&outputs);
-    w.global_units();
-    *scratch = std::mem::take(&mut w.scratch);
+    w.global_units(&shared.units, &mut shared.done, &shared.struct_units);
+    shared.scratch = std::mem::take(&mut w.scratch);
     if w.errors.is_empty() {
         Ok(w.out)
     } else {
@@ -334,6 +333,42 @@ pub(crate) fn output_bindings<'m>(m: &'m Module, program: &ProgramPlan, d: &dyn 
 enum Unit<'a> {
     Item(&'a GlobalItem),
     Region(&'a CondRegion<GlobalItem>),
+}
+
+/// What the two stages of a program share: the emission units of the scope chain (the same in both stages: made
+/// once per program), and buffers whose allocations the second stage reuses.
+pub(crate) struct Shared<'m> {
+    units: Vec<Unit<'m>>,
+    /// The first unit of each struct, sorted by struct.
+    struct_units: Vec<(StructId, usize)>,
+    /// The written flags of the units, in the stage being written.
+    done: Vec<bool>,
+    /// The line buffer.
+    scratch: String,
+}
+
+impl<'m> Shared<'m> {
+    pub(crate) fn new(m: &'m Module, program: &ProgramPlan) -> Shared<'m> {
+        // At least one unit per top-level item of the chain (include guards add their contents).
+        let items: usize = program.scopes.iter().filter_map(|s| m.scopes.get(*s)).map(|s| s.items.len()).sum();
+        let mut list = Vec::with_capacity(items);
+        for &s in &program.scopes {
+            if let Some(scope) = m.scopes.get(s) {
+                push_units(m, &scope.items, &mut list);
+            }
+        }
+        let mut struct_units: Vec<(StructId, usize)> = list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| match u {
+                Unit::Item(GlobalItem::Struct(s)) => Some((*s, i)),
+                _ => None,
+            })
+            .collect();
+        struct_units.sort_unstable();
+        struct_units.dedup_by_key(|(s, _)| *s);
+        Shared { units: list, struct_units, done: Vec::new(), scratch: String::with_capacity(256) }
+    }
 }
 
 impl<'a> Writer<'a> {
@@ -669,20 +704,6 @@ impl<'a> Writer<'a> {
 
     // ----- top level -----
 
-    /// The units of the scope chain, each with its "written" flag (false).
-    fn units(&self) -> Vec<(Unit<'a>, bool)> {
-        let m = self.m;
-        // At least one unit per top-level item of the chain (include guards add their contents).
-        let items: usize = self.program.scopes.iter().filter_map(|s| m.scopes.get(*s)).map(|s| s.items.len()).sum();
-        let mut out = Vec::with_capacity(items);
-        for &s in &self.program.scopes {
-            if let Some(scope) = m.scopes.get(s) {
-                push_units(m, &scope.items, &mut out);
-            }
-        }
-        out
-    }
-
     /// Whether an item is written in this stage.
     pub(crate) fn keeps_item(&self, item: &GlobalItem) -> bool {
         match item {
@@ -804,20 +825,11 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn global_units(&mut self) {
-        let mut units = self.units();
-        let last_code = units.iter().rposition(|(u, _)| self.unit_has_code(*u));
-        // The first unit of each struct, sorted by struct.
-        let mut struct_units: Vec<(StructId, usize)> = units
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (u, _))| match u {
-                Unit::Item(GlobalItem::Struct(s)) => Some((*s, i)),
-                _ => None,
-            })
-            .collect();
-        struct_units.sort_unstable();
-        struct_units.dedup_by_key(|(s, _)| *s);
+    /// Write the units of the scope chain.
+    fn global_units(&mut self, units: &[Unit<'a>], done: &mut Vec<bool>, struct_units: &[(StructId, usize)]) {
+        done.clear();
+        done.resize(units.len(), false);
+        let last_code = units.iter().rposition(|u| self.unit_has_code(*u));
         // The units that can be hoisted: those of structs the stage writes, in order.
         let mut hoistable: Vec<usize> =
             struct_units.iter().filter(|(s, _)| self.writes_struct(*s)).map(|&(_, i)| i).collect();
@@ -826,28 +838,28 @@ impl<'a> Writer<'a> {
             if last_code.is_some_and(|l| i > l) {
                 break;
             }
-            self.emit_unit(i, &mut units, &struct_units, &hoistable);
+            self.emit_unit(i, units, done, struct_units, &hoistable);
         }
     }
 
-    /// Write unit `i` (once; `units` holds the written flags), after the later struct units it needs.
+    /// Write unit `i` (once; `done` holds the written flags), after the later struct units it needs.
     fn emit_unit(
         &mut self,
         i: usize,
-        units: &mut [(Unit<'a>, bool)],
+        units: &[Unit<'a>],
+        done: &mut [bool],
         struct_units: &[(StructId, usize)],
         hoistable: &[usize],
     ) {
-        let Some((unit, done)) = units.get_mut(i) else { return };
-        if *done {
+        let (Some(&unit), Some(written)) = (units.get(i), done.get_mut(i)) else { return };
+        if *written {
             return;
         }
-        *done = true;
-        let unit = *unit;
+        *written = true;
         // Only a written struct unit after this one, not written yet, can be hoisted before it (the needs are
         // pure questions and keep only written structs: skipping them when no such unit follows changes nothing).
         let later = &hoistable[hoistable.partition_point(|&j| j <= i)..];
-        if later.iter().any(|&j| units.get(j).is_some_and(|(_, done)| !done)) {
+        if later.iter().any(|&j| done.get(j).is_some_and(|written| !written)) {
             // The list is kept for the next unit (a unit hoisted from here makes its own).
             let mut needs = std::mem::take(&mut self.needed);
             self.needs(unit, &mut needs);
@@ -855,7 +867,7 @@ impl<'a> Writer<'a> {
                 if let Ok(k) = struct_units.binary_search_by_key(&s, |&(t, _)| t) {
                     let j = struct_units[k].1;
                     if j > i {
-                        self.emit_unit(j, units, struct_units, hoistable);
+                        self.emit_unit(j, units, done, struct_units, hoistable);
                     }
                 }
             }
@@ -951,16 +963,16 @@ fn push_indent(out: &mut String, depth: usize) {
 }
 
 /// Units of a scope's items; include guards are flattened (their `#define` dropped: the splice already happened).
-fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<(Unit<'a>, bool)>) {
+fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<Unit<'a>>) {
     for item in items {
         match item {
-            Guarded::Item(i) => out.push((Unit::Item(i), false)),
+            Guarded::Item(i) => out.push(Unit::Item(i)),
             Guarded::Cond(r) if include_guard(m, r) => {
                 if let Some(b) = r.branches.first() {
                     push_units(m, b.items.get(1..).unwrap_or(&[]), out);
                 }
             }
-            Guarded::Cond(r) => out.push((Unit::Region(r), false)),
+            Guarded::Cond(r) => out.push(Unit::Region(r)),
         }
     }
 }

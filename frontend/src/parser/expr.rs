@@ -31,6 +31,11 @@ fn binary_op(p: Punct) -> Option<(BinaryOp, u8)> {
     })
 }
 
+/// Whether `p`, after an operand, continues the expression with a binary, conditional or assignment operator.
+fn continues_expression(p: Punct) -> bool {
+    binary_op(p).is_some() || p == Punct::Question || assign_op(p).is_some()
+}
+
 fn assign_op(p: Punct) -> Option<Option<BinaryOp>> {
     use BinaryOp::*;
     Some(match p {
@@ -85,8 +90,20 @@ impl<'a> Parser<'a> {
         if !self.enter() {
             return self.error_expr();
         }
-        let target = self.conditional();
-        let result = match self.current_punct().and_then(assign_op) {
+        // Most operands end their expression (at a `)`, `,` or `;`): one look at the token after the first operand
+        // tells, and only an operator there takes the longer way through the binary, conditional and assignment
+        // operators.
+        let first = self.unary();
+        let result =
+            if self.current_punct().is_some_and(continues_expression) { self.assignment_rest(first) } else { first };
+        self.leave();
+        result
+    }
+
+    /// The rest of an assignment expression whose first operand, `first`, is read.
+    fn assignment_rest(&mut self, first: ExprId) -> ExprId {
+        let target = self.conditional(first);
+        match self.current_punct().and_then(assign_op) {
             Some(op) if !self.bailing => {
                 self.pos += 1;
                 let value = self.assignment();
@@ -94,13 +111,12 @@ impl<'a> Parser<'a> {
                 self.alloc(Expr::Assign { op, target, value }, span)
             }
             _ => target,
-        };
-        self.leave();
-        result
+        }
     }
 
-    fn conditional(&mut self) -> ExprId {
-        let condition = self.binary(1);
+    /// A conditional expression whose first operand, `first`, is read.
+    fn conditional(&mut self, first: ExprId) -> ExprId {
+        let condition = self.binary_rest(first, 1);
         if !self.is_punct(Punct::Question) || self.bailing {
             return condition;
         }
@@ -116,8 +132,9 @@ impl<'a> Parser<'a> {
         self.alloc(Expr::Select { condition, accept, reject }, span)
     }
 
-    fn binary(&mut self, min_prec: u8) -> ExprId {
-        let mut left = self.unary();
+    /// Precedence climbing: `left`, an operand just read, and the binary operators of precedence `min_prec` or
+    /// higher that follow it with their operands.
+    fn binary_rest(&mut self, mut left: ExprId, min_prec: u8) -> ExprId {
         let mut chain = 0;
         while let Some((op, prec)) = self.current_punct().and_then(binary_op) {
             if prec < min_prec || self.bailing {
@@ -128,7 +145,12 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.pos += 1;
-            let right = self.binary(prec + 1);
+            let mut right = self.unary();
+            // Only an operator binding tighter than this one continues the right operand (the usual case is
+            // none).
+            if self.current_punct().and_then(binary_op).is_some_and(|(_, next)| next > prec) {
+                right = self.binary_rest(right, prec + 1);
+            }
             let span = self.span_of(left).to(self.span_of(right));
             left = self.alloc(Expr::Binary { op, left, right }, span);
         }

@@ -257,32 +257,45 @@ impl<'a> Parser<'a> {
         args
     }
 
+    /// One call argument (a list element that needs no [`Parser::dropping_skipped`]: nothing is read before a
+    /// skip or an end, and an argument read is always kept).
     fn argument(&mut self, out: &mut Vec<Arg>) -> super::Step {
         let Some(t) = self.peek() else {
             return super::Step::End;
         };
-        if t.is_punct(Punct::RParen) {
-            return super::Step::End;
-        }
-        if t.is_punct(Punct::Comma) {
-            self.separator("an argument");
-            return super::Step::Skip;
-        }
-        if matches!(t.kind, TokenKind::Directive(_)) {
-            self.expected("an argument");
-            self.pos += 1;
-            return super::Step::Skip;
-        }
-        if self.bailing || t.is_punct(Punct::Semicolon) || t.is_punct(Punct::RBrace) {
-            self.expected("')'");
-            return super::Step::End;
+        match t.kind {
+            TokenKind::Punct(Punct::RParen) => return super::Step::End,
+            TokenKind::Punct(Punct::Comma) => {
+                self.separator("an argument");
+                return super::Step::Skip;
+            }
+            TokenKind::Directive(_) => {
+                self.expected("an argument");
+                self.pos += 1;
+                return super::Step::Skip;
+            }
+            TokenKind::Punct(Punct::Semicolon | Punct::RBrace) => {
+                self.expected("')'");
+                return super::Step::End;
+            }
+            _ if self.bailing => {
+                self.expected("')'");
+                return super::Step::End;
+            }
+            _ => {}
         }
         let e = self.assignment();
-        self.list_item_end();
-        // The `,` after an argument goes with it (the same check as at the start of an element, without a step of
-        // the list that keeps nothing).
-        if self.is_punct(Punct::Comma) {
-            self.separator("an argument");
+        match self.peek().map(|t| t.kind) {
+            // The `,` after an argument goes with it (the same check as at the start of an element, without a
+            // step of the list that keeps nothing).
+            Some(TokenKind::Punct(Punct::Comma)) => self.separator("an argument"),
+            None | Some(TokenKind::Punct(Punct::RParen) | TokenKind::Directive(_)) => {}
+            Some(_) => {
+                self.list_item_end();
+                if self.is_punct(Punct::Comma) {
+                    self.separator("an argument");
+                }
+            }
         }
         super::done(out, e)
     }

@@ -381,7 +381,9 @@ impl<'a> Parser<'a> {
         self.type_names.insert(name);
         // Member array sizes belong to the module, also for a struct declared in a function.
         let (members, _) = self.in_arena(None, |p| {
-            p.guarded_list(&mut |p, out| p.struct_member(out), &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
+            p.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::struct_member), &|p: &Parser<'a>| {
+                p.is_punct(Punct::RBrace)
+            })
         });
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
@@ -466,7 +468,9 @@ impl<'a> Parser<'a> {
     /// `( parameters )` and `;` or a body.
     fn function_params_body(&mut self) -> Option<(Vec<Guarded<Param>>, Option<Block>)> {
         self.pos += 1; // (
-        let params = self.guarded_list(&mut |p, out| p.parameter(out), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let params = self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::parameter), &|p: &Parser<'a>| {
+            p.is_punct(Punct::RParen)
+        });
         if !self.expect(Punct::RParen, "')'") {
             self.recover();
             return None;

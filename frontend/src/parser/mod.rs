@@ -274,8 +274,9 @@ pub struct Parser<'a> {
 pub(crate) enum Step {
     /// The element's items (zero or more: a declaration can make several) are pushed to the list.
     Done,
-    /// Nothing produced (an error already reported, or a separator), keep going. The expressions, types and
-    /// entities made while reading it are dropped.
+    /// Nothing produced (an error already reported, or a separator), keep going. An element parser that can give
+    /// up after reading part of a construct drops the expressions, types and entities it made (see
+    /// [`Parser::dropping_skipped`]).
     Skip,
     /// The list ends here (the closing token is not consumed).
     End,
@@ -336,7 +337,7 @@ impl<'a> Parser<'a> {
     pub fn parse_level(mut self) -> Vec<Guarded<GlobalItem>> {
         let mut items = Vec::new();
         loop {
-            let list = self.guarded_list(&mut |p, out| p.external_item(out), &|_| false);
+            let list = self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::external_item), &|_| false);
             // The first list is the level's items (no copy into an empty vector).
             if items.is_empty() {
                 items = list;
@@ -811,16 +812,9 @@ impl<'a> Parser<'a> {
                 }
             }
             let before = self.pos;
-            let mark = self.mark();
             match element(self, &mut items) {
-                Step::Done => {}
-                // Nothing of what the element parser read is kept (a construct with an error): neither are its
-                // expressions, types and entities.
-                Step::Skip => self.rollback(mark),
-                Step::End => {
-                    self.rollback(mark);
-                    break;
-                }
+                Step::Done | Step::Skip => {}
+                Step::End => break,
             }
             if self.pos == before {
                 // No progress: drop the token so that the loop ends.
@@ -828,6 +822,22 @@ impl<'a> Parser<'a> {
             }
         }
         items
+    }
+
+    /// Run element parser `element` (of a list, see [`Parser::guarded_list`]); when it keeps nothing
+    /// ([`Step::Skip`] after an error, [`Step::End`]), drop the expressions, types and entities it made. (Call
+    /// arguments need none of this: an argument is always kept, and nothing is read before a skip or an end.)
+    pub(crate) fn dropping_skipped<T>(
+        &mut self,
+        out: &mut Vec<Guarded<T>>,
+        element: impl FnOnce(&mut Self, &mut Vec<Guarded<T>>) -> Step,
+    ) -> Step {
+        let mark = self.mark();
+        let step = element(self, out);
+        if !matches!(step, Step::Done) {
+            self.rollback(mark);
+        }
+        step
     }
 
     fn expected_or_skip(&mut self) {

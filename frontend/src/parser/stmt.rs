@@ -17,7 +17,10 @@ impl<'a> Parser<'a> {
             return None;
         }
         // The enclosing statement counted this nesting level.
-        let stmts = self.guarded_list(&mut |p, out| p.statement_step(out), &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        let stmts =
+            self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::statement_step), &|p: &Parser<'a>| {
+                p.is_punct(Punct::RBrace)
+            });
         self.expect(Punct::RBrace, "'}'");
         Some(Block { stmts, span: start.to(self.prev_span()) })
     }

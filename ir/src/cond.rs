@@ -8,11 +8,12 @@ use crate::names::Name;
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
-/// An item that may sit inside conditional regions.
+/// An item that may sit inside conditional regions. A region is boxed: regions are rare, and a list of items
+/// (call arguments above all) stays as small as its items.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Guarded<T> {
     Item(T),
-    Cond(CondRegion<T>),
+    Cond(Box<CondRegion<T>>),
 }
 
 impl<T> Guarded<T> {

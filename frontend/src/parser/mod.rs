@@ -795,7 +795,7 @@ impl<'a> Parser<'a> {
                         let region = self.cond_region(element, is_end);
                         self.leave();
                         if let Some(region) = region {
-                            items.push(Guarded::Cond(region));
+                            items.push(Guarded::Cond(Box::new(region)));
                         }
                         continue;
                     }

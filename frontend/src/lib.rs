@@ -24,7 +24,7 @@ pub mod token;
 mod tests;
 
 use diag::Sink;
-use parser::{BuiltinTypeIds, Entities, Keywords, MacroInfo, Parser};
+use parser::{BuiltinTypeIds, Entities, Keywords, Parser, SourceMacros};
 use preprocess::{PpState, Preprocessor};
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::PrimaryMap;
@@ -102,7 +102,7 @@ pub struct Options<'a> {
 #[derive(Clone, Default)]
 struct LevelState {
     pp: PpState,
-    macros: HashMap<Name, MacroInfo>,
+    macros: SourceMacros,
     type_names: HashSet<Name>,
 }
 

@@ -232,6 +232,52 @@ pub struct MacroInfo {
     pub body: Vec<Token>,
 }
 
+/// The source macros visible at a point of the text (preserving mode), by name. Most names the parser asks about
+/// (every identifier of an expression, every type name) are not macros: a bit per name index, set exactly for
+/// the names in the map, answers those without a hash probe.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMacros {
+    map: HashMap<Name, MacroInfo>,
+    /// Bit `i % 64` of word `i / 64`: name index `i` is in `map`.
+    defined: Vec<u64>,
+}
+
+impl SourceMacros {
+    fn is_defined(&self, name: Name) -> bool {
+        let i = name.index();
+        self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    pub fn get(&self, name: &Name) -> Option<&MacroInfo> {
+        if self.is_defined(*name) {
+            self.map.get(name)
+        } else {
+            None
+        }
+    }
+
+    pub fn contains_key(&self, name: &Name) -> bool {
+        self.is_defined(*name)
+    }
+
+    pub fn insert(&mut self, name: Name, info: MacroInfo) {
+        let i = name.index();
+        if self.defined.len() <= i / 64 {
+            self.defined.resize(i / 64 + 1, 0);
+        }
+        self.defined[i / 64] |= 1 << (i % 64);
+        self.map.insert(name, info);
+    }
+
+    pub fn remove(&mut self, name: &Name) {
+        let i = name.index();
+        if let Some(w) = self.defined.get_mut(i / 64) {
+            *w &= !(1 << (i % 64));
+        }
+        self.map.remove(name);
+    }
+}
+
 pub struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
@@ -256,7 +302,7 @@ pub struct Parser<'a> {
     /// The module's cache in front of its type table for builtin types (see [`BuiltinTypeIds`]).
     builtin_type_ids: &'a mut BuiltinTypeIds,
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
-    pub(crate) macros: &'a mut HashMap<Name, MacroInfo>,
+    pub(crate) macros: &'a mut SourceMacros,
     /// Struct names declared so far (to tell declarations from expressions).
     pub(crate) type_names: &'a mut HashSet<Name>,
     depth: usize,
@@ -303,7 +349,7 @@ impl<'a> Parser<'a> {
         global_exprs: &'a mut ExprArena,
         builtin_type_ids: &'a mut BuiltinTypeIds,
         entities: Entities<'a>,
-        macros: &'a mut HashMap<Name, MacroInfo>,
+        macros: &'a mut SourceMacros,
         type_names: &'a mut HashSet<Name>,
         max_depth: usize,
     ) -> Self {

@@ -83,8 +83,15 @@ impl BuiltinTypeIds {
     }
 }
 
-/// How far [`Parser::function_token_count`] looks ahead.
+/// How far [`Parser::function_extent`] looks ahead.
 const FUNCTION_SCAN_LIMIT: usize = 4096;
+
+/// What [`Parser::function_extent`] counts.
+struct FunctionExtent {
+    tokens: usize,
+    /// The `,` and `;`.
+    separators: usize,
+}
 
 /// GLSL keywords the parser dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -566,38 +573,45 @@ impl<'a> Parser<'a> {
     /// Read a function's parameters and body with its own arena, which starts with `exprs` (its return type's
     /// dimensions), and its own locals; gives both back with the result. The arena is reserved at the number of
     /// tokens the function spans, a bound on its expressions (every expression node consumes a token of its
-    /// own), so it neither regrows nor gets copied into an exact-size one.
+    /// own), so it neither regrows nor gets copied into an exact-size one; the locals at one more than the `,`
+    /// and `;` it spans, a bound on them too (a parameter is followed by a `,` or the `)`, a declarator by a `,`
+    /// or a `;`).
     pub(crate) fn in_function_arena<R>(
         &mut self,
         exprs: ExprArena,
         f: impl FnOnce(&mut Self) -> R,
     ) -> (R, ExprArena, Locals) {
-        let mut arena: Vec<Expression> = Vec::with_capacity(exprs.len() + self.function_token_count());
+        let extent = self.function_extent();
+        let mut arena: Vec<Expression> = Vec::with_capacity(exprs.len() + extent.tokens);
         arena.append(&mut exprs.into());
-        let outer_locals = std::mem::take(&mut self.locals);
+        let outer_locals = std::mem::replace(&mut self.locals, Locals::with_capacity(extent.separators + 1));
         let (r, arena) = self.in_arena(Some(arena.into()), f);
         let locals = std::mem::replace(&mut self.locals, outer_locals);
         (r, arena.unwrap_or_default(), locals)
     }
 
-    /// Tokens from here to the `}` that closes the function body (the first `{` opens it), or to the `;` that
-    /// ends a prototype; at most [`FUNCTION_SCAN_LIMIT`] (a longer function's arena grows past that), so that
-    /// broken input with many unclosed function bodies costs a bounded scan per function, not one to the end of
-    /// the text each.
-    fn function_token_count(&self) -> usize {
+    /// The tokens from here to the `}` that closes the function body (the first `{` opens it), or to the `;`
+    /// that ends a prototype, and the `,` and `;` among them; at most [`FUNCTION_SCAN_LIMIT`] tokens (a longer
+    /// function's arenas grow past that), so that broken input with many unclosed function bodies costs a
+    /// bounded scan per function, not one to the end of the text each.
+    fn function_extent(&self) -> FunctionExtent {
         let rest = self.toks.get(self.pos..).unwrap_or_default();
         let rest = &rest[..rest.len().min(FUNCTION_SCAN_LIMIT)];
         let mut depth = 0usize;
+        let mut separators = 0;
         for (n, t) in rest.iter().enumerate() {
             match t.kind {
                 TokenKind::Punct(Punct::LBrace) => depth += 1,
-                TokenKind::Punct(Punct::RBrace) if depth <= 1 => return n + 1,
+                TokenKind::Punct(Punct::RBrace) if depth <= 1 => return FunctionExtent { tokens: n + 1, separators },
                 TokenKind::Punct(Punct::RBrace) => depth -= 1,
-                TokenKind::Punct(Punct::Semicolon) if depth == 0 => return n + 1,
+                TokenKind::Punct(Punct::Semicolon) if depth == 0 => {
+                    return FunctionExtent { tokens: n + 1, separators: separators + 1 };
+                }
+                TokenKind::Punct(Punct::Semicolon | Punct::Comma) => separators += 1,
                 _ => {}
             }
         }
-        rest.len()
+        FunctionExtent { tokens: rest.len(), separators }
     }
 
     pub(crate) fn mark(&self) -> Mark {

@@ -67,9 +67,21 @@ impl<'a> Parser<'a> {
         self.alloc(Expr::Error, span)
     }
 
-    /// `expression`: assignments separated by commas.
+    /// `expression`: assignments separated by commas. Inlined where it is called: most expressions are one
+    /// assignment, and only a `,` after it takes the sequence loop.
+    #[inline]
     pub(crate) fn expression(&mut self) -> ExprId {
-        let mut left = self.assignment();
+        let first = self.assignment();
+        if self.is_punct(Punct::Comma) {
+            self.sequence(first)
+        } else {
+            first
+        }
+    }
+
+    /// The rest of a comma expression whose first assignment, `first`, is read.
+    fn sequence(&mut self, first: ExprId) -> ExprId {
+        let mut left = first;
         let mut chain = 0;
         while self.is_punct(Punct::Comma) && !self.bailing {
             // A chain builds a tree as deep as it is long: it counts as nesting.

@@ -627,54 +627,24 @@ mod tests {
     #[test]
     fn every_punctuator_reads_as_itself() {
         use Punct::*;
-        let all = [
-            LParen,
-            RParen,
-            LBracket,
-            RBracket,
-            LBrace,
-            RBrace,
-            Comma,
-            Semicolon,
-            Dot,
-            Question,
-            Colon,
-            Hash,
-            Plus,
-            Minus,
-            Star,
-            Slash,
-            Percent,
-            Assign,
-            Eq,
-            Ne,
-            Lt,
-            Gt,
-            Le,
-            Ge,
-            Shl,
-            Shr,
-            AndAnd,
-            OrOr,
-            XorXor,
-            Bang,
-            Tilde,
-            Amp,
-            Pipe,
-            Caret,
-            PlusAssign,
-            MinusAssign,
-            StarAssign,
-            SlashAssign,
-            PercentAssign,
-            ShlAssign,
-            ShrAssign,
-            AmpAssign,
-            PipeAssign,
-            CaretAssign,
-            PlusPlus,
-            MinusMinus,
-        ];
+        // Every string of one to three punctuator characters (comments aside): a string that reads as a single punctuator must be
+        // that punctuator's own spelling, and every punctuator must turn up (46 is the number of `Punct` variants).
+        let alphabet = "()[]{},;.?:#+-*/%=!~<>&|^";
+        let mut candidates: Vec<String> = alphabet.chars().map(String::from).collect();
+        for len in 2..=3 {
+            let shorter: Vec<String> = candidates.iter().filter(|c| c.len() == len - 1).cloned().collect();
+            for c in shorter {
+                candidates.extend(alphabet.chars().map(|ch| format!("{c}{ch}")));
+            }
+        }
+        let mut all: Vec<Punct> = Vec::new();
+        for text in candidates.iter().filter(|t| !t.contains("//") && !t.contains("/*")) {
+            if let [TokenKind::Punct(p)] = kinds(text)[..] {
+                assert_eq!(p.text(), text, "{text} read as one punctuator");
+                all.push(p);
+            }
+        }
+        assert_eq!(all.len(), 46, "{all:?}");
         for p in all {
             assert_eq!(kinds(p.text()), vec![TokenKind::Punct(p)], "{}", p.text());
             // Followed by an operand, a blank, or itself (`!!` and `**` are two tokens, `<<` one).

@@ -10,14 +10,10 @@ use crate::dialect::OutputBinding;
 use crate::error::Unsupported;
 use crate::interface::{is_builtin, IoRole};
 use crate::writer::{is_object, location, Writer};
-use shaderlab_ir::{
-    Arg, BinaryOp, Expr, ExprId, Expression, IncDecOp, Literal, PrimaryMap, ScalarKind, StructId, TypeInner, UnaryOp,
-};
-
-/// An expression arena.
-type Exprs = PrimaryMap<ExprId, Expression>;
+use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, ScalarKind, StructId, TypeInner, UnaryOp};
 use shaderlab_passes::builtins;
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
+use shaderlab_passes::table::Arena as Exprs;
 use shaderlab_passes::typing::{Access, Callee, Type};
 use shaderlab_passes::{Owner, Ty};
 

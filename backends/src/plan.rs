@@ -46,6 +46,7 @@ impl<K: EntityRef> IdSet<K> {
         if i / 64 >= self.words.len() {
             self.words.resize(i / 64 + 1, 0);
         }
+        // Always there after the resize; `get_mut` keeps the path free of an index panic.
         let Some(word) = self.words.get_mut(i / 64) else { return false };
         let bit = 1u64 << (i % 64);
         let new = *word & bit == 0;

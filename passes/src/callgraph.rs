@@ -11,7 +11,7 @@ use crate::table::Owner;
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
-use shaderlab_ir::{Expr, FunctionId, Guarded, Module, Name, PassId, PassKind, Span};
+use shaderlab_ir::{Expr, FunctionId, Guarded, Module, PassId, PassKind, Span};
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,14 +30,6 @@ pub struct CallGraph {
     pub vertex_order: SecondaryMap<PassId, Vec<FunctionId>>,
     pub fragment_order: SecondaryMap<PassId, Vec<FunctionId>>,
     pub clues: Vec<PassClue>,
-}
-
-/// The function definition an entry name refers to in a pass: the last definition with a body in the pass's
-/// scope chain (inner levels hide outer ones).
-pub fn entry_function(m: &Module, pass: PassId, name: Name) -> Option<FunctionId> {
-    let PassKind::Program { scope, .. } = &m.passes.get(pass)?.kind else { return None };
-    let [found, _] = crate::resolve::entries_in(m, &crate::resolve::scope_chain(m, *scope), [Some(name), None]);
-    found
 }
 
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {

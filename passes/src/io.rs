@@ -150,8 +150,8 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
     let out = IoRoles { passes: SecondaryMap::with_capacity(m.passes.len()), clues: Vec::new() };
-    // Room for a flag per expression of every function (the most the scans can take), so that scanning one
-    // function after the other never moves the flags.
+    // Room for a flag per expression of every function (the most the scans can take): one allocation, and the
+    // flags never move as one function after the other is scanned (speed only; growing would give the same flags).
     let pools = ScanPools {
         written: Vec::with_capacity(m.functions.values().map(|f| f.exprs.len()).sum()),
         ..ScanPools::default()

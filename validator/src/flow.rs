@@ -146,7 +146,8 @@ struct Walk {
     vertex: bool,
 }
 
-/// Whether a statement always ends its path (return or discard on every path through it).
+/// Whether a statement always ends its path (return or discard on every path through it). `jumps` names the
+/// statement kinds this looks into: a kind added here must be added there too.
 fn returns(s: &Statement) -> bool {
     match &s.kind {
         StmtKind::Return(_) | StmtKind::Discard => true,

@@ -11,8 +11,26 @@
 use crate::token::{FloatValue, LexError, NumberError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
 
+/// The tokens of `text`. A text over [`TINY_TEXT`] bytes gets its vector from the thread's pool: give it back
+/// with `pool::give` when done (tokens kept longer, such as a macro body, come from [`lex_kept`]).
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
     lex_text(text, file, names, None)
+}
+
+/// [`lex`] into a vector of the text's own (not from the pool): for tokens kept to the end of the compile, such
+/// as the body of a `-D` macro, which would otherwise keep a pooled buffer from ever going back.
+pub fn lex_kept(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
+    let mut lexer =
+        Lexer { bytes: text.as_bytes(), text, file, line_start: true, out: own_buffer(text.len()), directives: None };
+    lexer.run(names);
+    lexer.out.shrink_to_fit();
+    lexer.out
+}
+
+/// A new token vector for `len` bytes of text: room for as many tokens as bytes when that is small (no token
+/// count exceeds it; an empty text allocates nothing), else for dense code.
+fn own_buffer(len: usize) -> Vec<Token> {
+    Vec::with_capacity(if len <= TINY_TEXT { len } else { len / 3 + 16 })
 }
 
 /// [`lex`], also noting in `directives` (cleared first) the index of every `#` token that starts its line, in
@@ -26,10 +44,8 @@ fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&
     // Reserving up front avoids regrowing (and copying) the vector. A text takes a buffer from the thread's pool
     // (the frontend gives the file's and every chunk's tokens back when it is done with them, so a compile
     // allocates none after the first), sized for dense code (a token per three bytes: generated or minified
-    // shaders come close); tiny ones (`-D` values, mostly empty or one token, kept in their macro) get their own at
-    // their length, which no token count exceeds (an empty one allocates nothing).
-    let out =
-        if text.len() <= TINY_TEXT { Vec::with_capacity(text.len()) } else { crate::pool::take(text.len() / 3 + 16) };
+    // shaders come close); tiny ones get their own (see `own_buffer`), cheaper than a trip to the pool.
+    let out = if text.len() <= TINY_TEXT { own_buffer(text.len()) } else { crate::pool::take(text.len() / 3 + 16) };
     let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives };
     lexer.run(names);
     lexer.out
@@ -627,8 +643,9 @@ mod tests {
     #[test]
     fn every_punctuator_reads_as_itself() {
         use Punct::*;
-        // Every string of one to three punctuator characters (comments aside): a string that reads as a single punctuator must be
-        // that punctuator's own spelling, and every punctuator must turn up (46 is the number of `Punct` variants).
+        // Every string of one to three punctuator characters (comments aside): a string that reads as a single
+        // punctuator must be that punctuator's own spelling, and every punctuator must turn up (46 is the number of
+        // `Punct` variants).
         let alphabet = "()[]{},;.?:#+-*/%=!~<>&|^";
         let mut candidates: Vec<String> = alphabet.chars().map(String::from).collect();
         for len in 2..=3 {

@@ -88,7 +88,7 @@ impl PpState {
     pub fn define_command_line(&mut self, defines: &[(String, String)], file: FileId, names: &mut Interner) {
         self.macros.reserve(defines.len());
         for (name, value) in defines {
-            let body = crate::lexer::lex(value, file, names);
+            let body = crate::lexer::lex_kept(value, file, names);
             let name = names.intern(name);
             self.define(name, Rc::new(MacroBody { params: None, body }));
         }

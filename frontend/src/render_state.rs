@@ -110,7 +110,12 @@ pub fn enum_members(enum_name: &str) -> Option<&'static [&'static str]> {
 }
 
 fn enum_member(enum_name: &str, member: &str) -> Option<i64> {
-    enum_members(enum_name)?.iter().position(|m| *m == member).map(|i| i as i64)
+    member_value(enum_members(enum_name)?, member)
+}
+
+/// The value of `member` in an enum's member list: its position.
+fn member_value(members: &[&str], member: &str) -> Option<i64> {
+    members.iter().position(|m| *m == member).map(|i| i as i64)
 }
 
 fn var_kind(ty: &str) -> ValueKind {
@@ -283,8 +288,8 @@ fn check_value(
             if kind != ValueKind::Enum(known) {
                 return mismatch(sink, enum_name.into());
             }
-            match members.iter().position(|m| *m == member) {
-                Some(v) => Some(RenderStateValue::Enum(v as i64)),
+            match member_value(members, member) {
+                Some(v) => Some(RenderStateValue::Enum(v)),
                 None => {
                     sink.structure(
                         StructureClue::InvalidRenderStateValue { value: format!("{enum_name}.{member}") },

@@ -574,8 +574,8 @@ impl<'a> Parser<'a> {
     /// dimensions), and its own locals; gives both back with the result. The arena is reserved at the number of
     /// tokens the function spans, a bound on its expressions (every expression node consumes a token of its
     /// own), so it neither regrows nor gets copied into an exact-size one; the locals at one more than the `,`
-    /// and `;` it spans, a bound on them too (a parameter is followed by a `,` or the `)`, a declarator by a `,`
-    /// or a `;`).
+    /// and `;` it spans, usually a bound on them too (a parameter is followed by a `,` or the `)`, a declarator by
+    /// a `,` or a `;`; parameters split by `#if`/`#else` are not, and then the list grows).
     pub(crate) fn in_function_arena<R>(
         &mut self,
         exprs: ExprArena,

@@ -714,3 +714,31 @@ impl<'a> Reach<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::IdSet;
+    use shaderlab_ir::FunctionId;
+
+    #[test]
+    fn id_set_inserts_tests_removes_and_lists_in_order() {
+        let f = FunctionId::from_u32;
+        let mut set: IdSet<FunctionId> = IdSet::with_capacity(10);
+        assert!(set.is_empty());
+        // Word edges and an id past the room it was made with (the set grows).
+        for id in [200, 0, 63, 64, 127, 128] {
+            assert!(set.insert(f(id)), "{id} is new");
+        }
+        assert!(!set.insert(f(64)), "64 is already in");
+        assert!(set.contains(f(200)) && set.contains(f(0)) && !set.contains(f(1)) && !set.contains(f(5000)));
+        set.remove(f(63));
+        set.remove(f(9999));
+        assert!(!set.contains(f(63)));
+        let listed: Vec<u32> = set.iter().map(|k| k.as_u32()).collect();
+        assert_eq!(listed, vec![0, 64, 127, 128, 200]);
+        for id in [0, 64, 127, 128, 200] {
+            set.remove(f(id));
+        }
+        assert!(set.is_empty() && set.iter().next().is_none());
+    }
+}

@@ -287,7 +287,7 @@ impl Children {
 
 /// The scopes a scope sees, outermost first (shader, subshader, pass): [`Module::scope_chain`] without a heap
 /// allocation for the usual depth.
-pub(crate) fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
+fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
     m.scope_chain_into(scope, SmallList::default())
 }
 
@@ -320,7 +320,7 @@ struct PassIo {
 
 /// The entry definitions named `names` (vertex, fragment) in the program of the scopes `chain` (outermost
 /// first): the last definition with a body of each name (inner levels hide outer ones).
-pub(crate) fn entries_in(m: &Module, chain: &[ScopeId], names: [Option<Name>; 2]) -> [Option<FunctionId>; 2] {
+fn entries_in(m: &Module, chain: &[ScopeId], names: [Option<Name>; 2]) -> [Option<FunctionId>; 2] {
     let mut entries: [Option<FunctionId>; 2] = [None, None];
     for s in chain {
         Guarded::for_each_item(&m.scopes[*s].items, &mut |item| {

@@ -20,11 +20,9 @@ pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
 /// [`lex`] into a vector of the text's own (not from the pool): for tokens kept to the end of the compile, such
 /// as the body of a `-D` macro, which would otherwise keep a pooled buffer from ever going back.
 pub fn lex_kept(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
-    let mut lexer =
-        Lexer { bytes: text.as_bytes(), text, file, line_start: true, out: own_buffer(text.len()), directives: None };
-    lexer.run(names);
-    lexer.out.shrink_to_fit();
-    lexer.out
+    let mut out = lex_into(own_buffer(text.len()), text, file, names, None);
+    out.shrink_to_fit();
+    out
 }
 
 /// A new token vector for `len` bytes of text: room for as many tokens as bytes when that is small (no token
@@ -46,6 +44,17 @@ fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&
     // allocates none after the first), sized for dense code (a token per three bytes: generated or minified
     // shaders come close); tiny ones get their own (see `own_buffer`), cheaper than a trip to the pool.
     let out = if text.len() <= TINY_TEXT { own_buffer(text.len()) } else { crate::pool::take(text.len() / 3 + 16) };
+    lex_into(out, text, file, names, directives)
+}
+
+/// Lex `text` into `out` (empty, with room reserved).
+fn lex_into(
+    out: Vec<Token>,
+    text: &str,
+    file: FileId,
+    names: &mut Interner,
+    directives: Option<&mut Vec<u32>>,
+) -> Vec<Token> {
     let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives };
     lexer.run(names);
     lexer.out

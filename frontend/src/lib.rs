@@ -121,6 +121,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let tokens = lexer::lex(text, file, &mut module.names);
     let mut sink = Sink::default();
     let Some(mut shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
+        pool::give(tokens);
         module.clues = sink.clues;
         return module;
     };

@@ -179,7 +179,6 @@ pub struct Preprocessor<'m> {
     expansion_budget: usize,
     /// Nesting of macro arguments being expanded.
     arg_depth: usize,
-    empty: Name,
     /// The directive lines (indices of their `#` tokens) of the chunk being included, noted by the lexer for
     /// [`guard_name`]; reused from chunk to chunk.
     chunk_directives: Vec<u32>,
@@ -201,9 +200,6 @@ impl<'m> Preprocessor<'m> {
         limits: &'m Limits,
         variant: bool,
     ) -> Self {
-        // Every module's interner starts with the empty string (`Interner::new`), so it needs no lookup.
-        let empty = Interner::EMPTY;
-        debug_assert_eq!(module.names.lookup(""), Some(empty));
         Preprocessor {
             module,
             sink,
@@ -213,7 +209,6 @@ impl<'m> Preprocessor<'m> {
             directives: Vec::new(),
             expansion_budget: limits.max_macro_expansion_tokens,
             arg_depth: 0,
-            empty,
             chunk_directives: Vec::new(),
         }
     }
@@ -230,7 +225,7 @@ impl<'m> Preprocessor<'m> {
     fn marker(&mut self, directive: Directive, span: Span, out: &mut Vec<Token>) {
         let index = self.directives.len() as u32;
         self.directives.push(directive);
-        out.push(Token { kind: TokenKind::Directive(index), sym: self.empty, span, line_start: true });
+        out.push(Token { kind: TokenKind::Directive(index), sym: Interner::EMPTY, span, line_start: true });
     }
 
     fn active(frames: &[Frame]) -> bool {
@@ -680,6 +675,7 @@ impl<'m> Preprocessor<'m> {
         if let Some(first) = state.included.get(&key).cloned() {
             if first.guarded {
                 if first.unconditional {
+                    crate::pool::give(tokens);
                     return; // the guard makes this inclusion empty in every variant
                 }
             } else {
@@ -763,7 +759,7 @@ impl<'m> Preprocessor<'m> {
                     // An already-reported placeholder stands for the use, so the parser adds nothing.
                     out.push(Token {
                         kind: TokenKind::Error(LexError::Reported),
-                        sym: self.empty,
+                        sym: Interner::EMPTY,
                         span: use_span,
                         line_start: false,
                     });

@@ -836,8 +836,8 @@ impl<'a> Parser<'a> {
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
         // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
-        // skips the regrowths from one and two, each a reallocation and a copy. An empty list (`f()`, a level
-        // without GLSL) allocates nothing.
+        // skips the regrowths from one and two, each a reallocation and a copy. An empty list (`f()`, `{ }`)
+        // allocates nothing.
         let mut items = if self.peek().is_some() && !is_end(self) { Vec::with_capacity(4) } else { Vec::new() };
         while let Some(t) = self.peek() {
             if is_end(self) {

@@ -307,7 +307,7 @@ impl<'a> Writer<'a> {
         let Some(func) = m.functions.get(f) else { return };
         let previous = self.func.replace(f);
         // The signature line is assembled in the scratch line.
-        self.with_scratch(|w, signature| {
+        self.scratch_line(|w, signature| {
             w.signature_into(signature, f);
             if func.body.is_none() {
                 w.group(0);
@@ -317,7 +317,6 @@ impl<'a> Writer<'a> {
                 w.group(0);
                 signature.push_str(" {");
             }
-            w.line(signature);
         });
         if let Some(body) = &func.body {
             self.indent();

@@ -50,6 +50,7 @@ pub struct Reflection {
     pub macros: Vec<String>,
 }
 
+#[derive(Default)]
 pub(crate) struct Collector {
     reflection: Reflection,
     /// Names tested by emitted conditions (a bit per interned name: they are asked for at every condition; the
@@ -62,15 +63,6 @@ pub(crate) struct Collector {
 }
 
 impl Collector {
-    pub(crate) fn new() -> Collector {
-        Collector {
-            reflection: Reflection::default(),
-            macros: IdSet::with_capacity(0),
-            uses: IdSet::with_capacity(0),
-            uniform_index: FastHashMap::default(),
-        }
-    }
-
     pub(crate) fn attribute(&mut self, name: &str, ty: String) {
         if !self.reflection.attributes.iter().any(|a| a.name == name) {
             self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });

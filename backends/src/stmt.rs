@@ -96,10 +96,8 @@ impl<'a> Writer<'a> {
                 self.struct_decl(*id, &declares);
             }
             StmtKind::Prototype(f) => {
-                let previous = self.func;
                 self.scratch_line(|w, line| {
                     w.signature_into(line, *f);
-                    w.func = previous;
                     line.push(';');
                 });
             }

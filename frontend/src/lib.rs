@@ -329,23 +329,16 @@ impl Driver<'_> {
         Some(EntryRef { name, span: first.name_span })
     }
 
-    /// Whether `scope` or a scope above it defines (with a body) a function named `name`. The parent links
-    /// are walked in place; the driver makes them, so the chain ends within as many steps as there are scopes.
+    /// Whether `scope` or a scope above it defines (with a body) a function named `name`. The driver makes the
+    /// parent links, so the chain ends within as many steps as there are scopes.
     fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
+        let module = &*self.module;
         let mut found = false;
-        let mut next = Some(scope);
-        for _ in 0..self.module.scopes.len() {
-            let Some(scope) = next.and_then(|s| self.module.scopes.get(s)) else {
-                break;
-            };
-            next = scope.parent;
+        let chain = std::iter::successors(Some(scope), |&s| module.scopes.get(s).and_then(|s| s.parent));
+        for scope in chain.take(module.scopes.len()).filter_map(|s| module.scopes.get(s)) {
             Guarded::for_each_item(&scope.items, &mut |item| {
                 if let shaderlab_ir::GlobalItem::Function(f) = item {
-                    if let Some(f) = self.module.functions.get(*f) {
-                        if f.name == name && f.body.is_some() {
-                            found = true;
-                        }
-                    }
+                    found |= module.functions.get(*f).is_some_and(|f| f.name == name && f.body.is_some());
                 }
             });
         }

@@ -1,6 +1,6 @@
 //! Expressions: GLSL ES 3.00 precedence, with precedence climbing for the binary operators.
 
-use super::{Kw, Parser};
+use super::{Kw, Parser, Partial};
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, Name, Span, TypeSpec, UnaryOp};
 
@@ -128,7 +128,7 @@ impl<'a> Parser<'a> {
 
     /// A conditional expression whose first operand, `first`, is read.
     fn conditional(&mut self, first: ExprId) -> ExprId {
-        let condition = self.binary_rest(first, 1);
+        let (condition, _) = self.binary_rest(first, 1, self.binary_op_here());
         if !self.is_punct(Punct::Question) || self.bailing {
             return condition;
         }
@@ -144,11 +144,22 @@ impl<'a> Parser<'a> {
         self.alloc(Expr::Select { condition, accept, reject }, span)
     }
 
+    /// The binary operator at the current token, with its precedence.
+    fn binary_op_here(&self) -> Option<(BinaryOp, u8)> {
+        self.current_punct().and_then(binary_op)
+    }
+
     /// Precedence climbing: `left`, an operand just read, and the binary operators of precedence `min_prec` or
-    /// higher that follow it with their operands.
-    fn binary_rest(&mut self, mut left: ExprId, min_prec: u8) -> ExprId {
+    /// higher that follow it with their operands; `next` is the binary operator after `left`, if any. Gives back
+    /// the expression and the binary operator it stopped at (so that each operator is looked up once).
+    fn binary_rest(
+        &mut self,
+        mut left: ExprId,
+        min_prec: u8,
+        mut next: Option<(BinaryOp, u8)>,
+    ) -> (ExprId, Option<(BinaryOp, u8)>) {
         let mut chain = 0;
-        while let Some((op, prec)) = self.current_punct().and_then(binary_op) {
+        while let Some((op, prec)) = next {
             if prec < min_prec || self.bailing {
                 break;
             }
@@ -158,15 +169,16 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             let mut right = self.unary();
+            next = self.binary_op_here();
             // Only an operator binding tighter than this one continues the right operand (the usual case is
             // none).
-            if self.current_punct().and_then(binary_op).is_some_and(|(_, next)| next > prec) {
-                right = self.binary_rest(right, prec + 1);
+            if next.is_some_and(|(_, p)| p > prec) {
+                (right, next) = self.binary_rest(right, prec + 1, next);
             }
             let span = self.span_of(left).to(self.span_of(right));
             left = self.alloc(Expr::Binary { op, left, right }, span);
         }
-        left
+        (left, next)
     }
 
     fn unary(&mut self) -> ExprId {
@@ -264,13 +276,13 @@ impl<'a> Parser<'a> {
         {
             self.pos += 1;
         }
-        let args = self.guarded_list(&mut |p, out| p.argument(out), &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let args = self.guarded_list(&mut Self::argument, Partial::Never, &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         self.expect(Punct::RParen, "')'");
         args
     }
 
-    /// One call argument (a list element that needs no [`Parser::dropping_skipped`]: nothing is read before a
-    /// skip or an end, and an argument read is always kept).
+    /// One call argument (a list element of [`Partial::Never`]: nothing is read before a skip or an end, and an
+    /// argument read is always kept).
     fn argument(&mut self, out: &mut Vec<Arg>) -> super::Step {
         let Some(t) = self.peek() else {
             return super::Step::End;
@@ -297,18 +309,7 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         let e = self.assignment();
-        match self.peek().map(|t| t.kind) {
-            // The `,` after an argument goes with it (the same check as at the start of an element, without a
-            // step of the list that keeps nothing).
-            Some(TokenKind::Punct(Punct::Comma)) => self.separator("an argument"),
-            None | Some(TokenKind::Punct(Punct::RParen) | TokenKind::Directive(_)) => {}
-            Some(_) => {
-                self.list_item_end();
-                if self.is_punct(Punct::Comma) {
-                    self.separator("an argument");
-                }
-            }
-        }
+        self.argument_end();
         super::done(out, e)
     }
 

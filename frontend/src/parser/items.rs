@@ -1,7 +1,7 @@
 //! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters, read straight into
 //! IR entities.
 
-use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Step};
+use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
@@ -381,9 +381,7 @@ impl<'a> Parser<'a> {
         self.type_names.insert(name);
         // Member array sizes belong to the module, also for a struct declared in a function.
         let (members, _) = self.in_arena(None, |p| {
-            p.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::struct_member), &|p: &Parser<'a>| {
-                p.is_punct(Punct::RBrace)
-            })
+            p.guarded_list(&mut Self::struct_member, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
         });
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
@@ -468,9 +466,8 @@ impl<'a> Parser<'a> {
     /// `( parameters )` and `;` or a body.
     fn function_params_body(&mut self) -> Option<(Vec<Guarded<Param>>, Option<Block>)> {
         self.pos += 1; // (
-        let params = self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::parameter), &|p: &Parser<'a>| {
-            p.is_punct(Punct::RParen)
-        });
+        let params =
+            self.guarded_list(&mut Self::parameter, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RParen));
         if !self.expect(Punct::RParen, "')'") {
             self.recover();
             return None;

@@ -327,12 +327,22 @@ pub struct Parser<'a> {
 pub(crate) enum Step {
     /// The element's items (zero or more: a declaration can make several) are pushed to the list.
     Done,
-    /// Nothing produced (an error already reported, or a separator), keep going. An element parser that can give
-    /// up after reading part of a construct drops the expressions, types and entities it made (see
-    /// [`Parser::dropping_skipped`]).
+    /// Nothing produced (an error already reported, or a separator), keep going. What an element parser that can
+    /// give up after reading part of a construct made is dropped (see [`Partial`]).
     Skip,
     /// The list ends here (the closing token is not consumed).
     End,
+}
+
+/// Whether a list's element parser can give up after reading part of a construct (see [`Parser::guarded_list`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Partial {
+    /// It can: when an element ends in [`Step::Skip`] or [`Step::End`], the expressions, types and entities made
+    /// since it started are dropped (a mark is taken before each element).
+    Dropped,
+    /// It cannot (call arguments): nothing is read before a skip or an end, and an element read is always kept. No
+    /// mark is taken.
+    Never,
 }
 
 /// Push one unguarded item to a list: the usual [`Step::Done`] of an element parser.
@@ -390,7 +400,7 @@ impl<'a> Parser<'a> {
     pub fn parse_level(mut self) -> Vec<Guarded<GlobalItem>> {
         let mut items = Vec::new();
         loop {
-            let list = self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::external_item), &|_| false);
+            let list = self.guarded_list(&mut Self::external_item, Partial::Dropped, &|_| false);
             // The first list is the level's items (no copy into an empty vector).
             if items.is_empty() {
                 items = list;
@@ -727,12 +737,25 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// After an element of an argument or parameter list: a `,`, the closing `)` or a directive must follow.
-    pub(crate) fn list_item_end(&mut self) {
-        let ok = self.peek().is_none_or(|t| {
-            t.is_punct(Punct::Comma) || t.is_punct(Punct::RParen) || matches!(t.kind, TokenKind::Directive(_))
-        });
-        if ok || self.bailing {
+    /// After a call argument: the `,` that follows goes with it (a missing argument after it is reported); a `)`
+    /// or a directive ends it as well. Anything else is reported and skipped, to a `,` (consumed as well) or to
+    /// where the list or the statement ends.
+    pub(crate) fn argument_end(&mut self) {
+        match self.peek().map(|t| t.kind) {
+            Some(TokenKind::Punct(Punct::Comma)) => self.separator("an argument"),
+            None | Some(TokenKind::Punct(Punct::RParen) | TokenKind::Directive(_)) => {}
+            Some(_) => {
+                self.skip_after_argument();
+                if self.is_punct(Punct::Comma) {
+                    self.separator("an argument");
+                }
+            }
+        }
+    }
+
+    /// Report what follows an argument where a `,` or `)` should (unless bailing out), and skip it.
+    fn skip_after_argument(&mut self) {
+        if self.bailing {
             return;
         }
         self.expected("',' or ')'");
@@ -828,11 +851,12 @@ impl<'a> Parser<'a> {
     // ----- guarded lists -----
 
     /// Parse a list whose elements may be wrapped in conditional regions. `element` parses one element at the
-    /// current token and pushes what it makes; `is_end` tells whether the current token closes the list (it is
-    /// not consumed).
+    /// current token and pushes what it makes; `partial` says whether what it made is dropped when it keeps
+    /// nothing; `is_end` tells whether the current token closes the list (it is not consumed).
     pub(crate) fn guarded_list<T>(
         &mut self,
         element: &mut Element<'_, 'a, T>,
+        partial: Partial,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Vec<Guarded<T>> {
         // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
@@ -852,7 +876,7 @@ impl<'a> Parser<'a> {
                             self.skip_to_region_end();
                             continue;
                         }
-                        let region = self.cond_region(element, is_end);
+                        let region = self.cond_region(element, partial, is_end);
                         self.leave();
                         if let Some(region) = region {
                             items.push(Guarded::Cond(Box::new(region)));
@@ -872,9 +896,13 @@ impl<'a> Parser<'a> {
                 }
             }
             let before = self.pos;
-            match element(self, &mut items) {
-                Step::Done | Step::Skip => {}
-                Step::End => break,
+            let mark = (partial == Partial::Dropped).then(|| self.mark());
+            let step = element(self, &mut items);
+            if let (Some(mark), Step::Skip | Step::End) = (mark, &step) {
+                self.rollback(mark);
+            }
+            if let Step::End = step {
+                break;
             }
             if self.pos == before {
                 // No progress: drop the token so that the loop ends.
@@ -882,22 +910,6 @@ impl<'a> Parser<'a> {
             }
         }
         items
-    }
-
-    /// Run element parser `element` (of a list, see [`Parser::guarded_list`]); when it keeps nothing
-    /// ([`Step::Skip`] after an error, [`Step::End`]), drop the expressions, types and entities it made. (Call
-    /// arguments need none of this: an argument is always kept, and nothing is read before a skip or an end.)
-    pub(crate) fn dropping_skipped<T>(
-        &mut self,
-        out: &mut Vec<Guarded<T>>,
-        element: impl FnOnce(&mut Self, &mut Vec<Guarded<T>>) -> Step,
-    ) -> Step {
-        let mark = self.mark();
-        let step = element(self, out);
-        if !matches!(step, Step::Done) {
-            self.rollback(mark);
-        }
-        step
     }
 
     fn expected_or_skip(&mut self) {
@@ -908,6 +920,7 @@ impl<'a> Parser<'a> {
     fn cond_region<T>(
         &mut self,
         element: &mut Element<'_, 'a, T>,
+        partial: Partial,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
     ) -> Option<CondRegion<T>> {
         let first = self.bump()?;
@@ -918,7 +931,7 @@ impl<'a> Parser<'a> {
         let mut else_items: Option<Vec<Guarded<T>>> = None;
         let mut else_span = None;
         loop {
-            let items = self.guarded_list(element, is_end);
+            let items = self.guarded_list(element, partial, is_end);
             match &else_items {
                 Some(_) => else_items = Some(items),
                 None => {

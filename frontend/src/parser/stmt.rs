@@ -1,6 +1,6 @@
 //! Statements and blocks, read straight into their IR form (their locals go to the function being read).
 
-use super::{done, Kw, Parser, Step};
+use super::{done, Kw, Parser, Partial, Step};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{Block, ExprId, Guarded, Span, Statement, StmtKind};
@@ -18,9 +18,7 @@ impl<'a> Parser<'a> {
         }
         // The enclosing statement counted this nesting level.
         let stmts =
-            self.guarded_list(&mut |p, out| p.dropping_skipped(out, Self::statement_step), &|p: &Parser<'a>| {
-                p.is_punct(Punct::RBrace)
-            });
+            self.guarded_list(&mut Self::statement_step, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
         self.expect(Punct::RBrace, "'}'");
         Some(Block { stmts, span: start.to(self.prev_span()) })
     }

@@ -1,7 +1,7 @@
 //! Expressions: GLSL ES 3.00 precedence, with precedence climbing for the binary operators.
 
 use super::{Kw, Parser, Partial};
-use crate::token::{Punct, TokenKind};
+use crate::token::{Punct, Token, TokenKind};
 use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, Name, Span, TypeSpec, UnaryOp};
 
 /// Binary operators with their precedence (higher binds tighter).
@@ -181,7 +181,44 @@ impl<'a> Parser<'a> {
         (left, next)
     }
 
+    /// `unary_expression`. The usual operand, a literal or a plain name that nothing after it extends, is read
+    /// here, inlined where an operand is read; every other form goes to [`Parser::prefixed_or_postfix`], a large
+    /// function whose register saves and restores cost more than reading such an operand.
+    #[inline(always)]
     fn unary(&mut self) -> ExprId {
+        match self.simple_operand() {
+            Some(e) => e,
+            None => self.prefixed_or_postfix(),
+        }
+    }
+
+    /// A literal, or a name that is no keyword, builtin type or source macro, when the token after it does not
+    /// make it part of something longer (a call, an index, a member access, `++` or `--`): the operand, read;
+    /// `None` (nothing read) otherwise.
+    #[inline(always)]
+    fn simple_operand(&mut self) -> Option<ExprId> {
+        let t = self.peek()?;
+        let extended = self.peek_at(1).is_some_and(|n| {
+            matches!(
+                n.kind,
+                TokenKind::Punct(Punct::LParen | Punct::LBracket | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus)
+            )
+        });
+        if extended {
+            return None;
+        }
+        let kind = match literal(t) {
+            Some(literal) => Expr::Literal(literal),
+            None if self.is_plain_ident(t) && !self.macros.contains_key(&t.sym) => Expr::Ident(t.sym),
+            None => return None,
+        };
+        self.pos += 1;
+        Some(self.alloc(kind, t.span))
+    }
+
+    /// A unary expression with a prefix operator, or a postfix expression (see [`Parser::unary`]).
+    #[inline(never)]
+    fn prefixed_or_postfix(&mut self) -> ExprId {
         let op = match self.current_punct() {
             Some(Punct::Minus) => Some(Ok(UnaryOp::Negate)),
             Some(Punct::Plus) => Some(Ok(UnaryOp::Plus)),
@@ -319,19 +356,11 @@ impl<'a> Parser<'a> {
             return self.error_expr();
         };
         let span = t.span;
+        if let Some(literal) = literal(t) {
+            self.pos += 1;
+            return self.alloc(Expr::Literal(literal), span);
+        }
         match &t.kind {
-            TokenKind::Int(v) => {
-                self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Int { value: u64::from(*v), spelling: t.sym }), span)
-            }
-            TokenKind::Uint(v) => {
-                self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Uint { value: u64::from(*v), spelling: t.sym }), span)
-            }
-            TokenKind::Float(v) => {
-                self.pos += 1;
-                self.alloc(Expr::Literal(Literal::Float { value: v.get(), spelling: t.sym }), span)
-            }
             TokenKind::Error(_) => {
                 // Reported by the preprocessor (an invalid number).
                 self.pos += 1;
@@ -482,6 +511,17 @@ impl<'a> Parser<'a> {
         }
         self.alloc(Expr::Construct { ty, args }, full)
     }
+}
+
+/// The literal a number token spells.
+#[inline(always)]
+fn literal(t: &Token) -> Option<Literal> {
+    Some(match t.kind {
+        TokenKind::Int(v) => Literal::Int { value: u64::from(v), spelling: t.sym },
+        TokenKind::Uint(v) => Literal::Uint { value: u64::from(v), spelling: t.sym },
+        TokenKind::Float(v) => Literal::Float { value: v.get(), spelling: t.sym },
+        _ => return None,
+    })
 }
 
 /// The number of arguments of a use, when no conditional region makes it variant-dependent.

@@ -197,7 +197,6 @@ impl<'a> Parser<'a> {
     /// `None` (nothing read) otherwise.
     #[inline(always)]
     fn simple_operand(&mut self) -> Option<ExprId> {
-        let t = self.peek()?;
         let extended = self.peek_at(1).is_some_and(|n| {
             matches!(
                 n.kind,
@@ -207,6 +206,14 @@ impl<'a> Parser<'a> {
         if extended {
             return None;
         }
+        self.literal_or_name()
+    }
+
+    /// The literal, or the name that is no keyword, builtin type or source macro, at the current token: read
+    /// (see [`Parser::simple_operand`]); `None` (nothing read) for any other token.
+    #[inline(always)]
+    fn literal_or_name(&mut self) -> Option<ExprId> {
+        let t = self.peek()?;
         let kind = match literal(t) {
             Some(literal) => Expr::Literal(literal),
             None if self.is_plain_ident(t) && !self.macros.contains_key(&t.sym) => Expr::Ident(t.sym),
@@ -345,9 +352,28 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        let e = self.assignment();
+        let e = match self.simple_argument() {
+            Some(e) => e,
+            None => self.assignment(),
+        };
         self.argument_end();
         super::done(out, e)
+    }
+
+    /// A whole argument that is a literal or a plain name (see [`Parser::literal_or_name`]) right before a `,` or
+    /// the `)`, read without the assignment machinery; `None` (nothing read) otherwise. It is what
+    /// [`Parser::assignment`] would read there, given that its nesting level is within the limit (tested first).
+    #[inline(always)]
+    fn simple_argument(&mut self) -> Option<ExprId> {
+        if self.bailing || self.depth >= self.max_depth {
+            return None;
+        }
+        let ends = self.peek_at(1).is_some_and(|n| matches!(n.kind, TokenKind::Punct(Punct::Comma | Punct::RParen)));
+        if ends {
+            self.literal_or_name()
+        } else {
+            None
+        }
     }
 
     fn primary(&mut self) -> ExprId {

@@ -12,6 +12,7 @@
 pub mod diag;
 pub mod expand;
 pub mod lexer;
+mod macros;
 pub mod parser;
 mod pool;
 pub mod pp_expr;

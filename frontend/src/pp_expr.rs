@@ -32,9 +32,6 @@ struct CondParser<'a> {
     depth: usize,
 }
 
-/// Binary operator levels, loosest (`||`) to tightest (`*`, `/`, `%`).
-const LEVELS: usize = 10;
-
 /// The level (0 for `||` up to 9 for `*`) and operator of a binary operator token.
 fn binary_op(p: Punct) -> Option<(usize, PpBinaryOp)> {
     Some(match p {
@@ -94,18 +91,20 @@ impl<'a> CondParser<'a> {
     /// per level). The tree is the one a descent through the ten levels builds.
     fn binary(&mut self, min: usize) -> Result<PpExpr, String> {
         let mut left = self.unary()?;
-        // A chain of one level's operators nests as deep as it is long: the length of the current chain per level
-        // (an operator of a looser level starts new chains of the tighter ones).
-        let mut chain = [0usize; LEVELS];
+        // A chain of one level's operators nests as deep as it is long: the level of the current chain and its
+        // length. The operators this loop sees never get tighter (the call for the right operand takes the
+        // tighter ones), so a new level starts a new chain and a level left behind never comes back.
+        let (mut chain_level, mut chain) = (usize::MAX, 0usize);
         while let Some((level, op)) = self.punct().and_then(binary_op) {
             if level < min {
                 break;
             }
-            chain[level] += 1;
-            if let Some(tighter) = chain.get_mut(level + 1..) {
-                tighter.fill(0);
+            if level == chain_level {
+                chain += 1;
+            } else {
+                (chain_level, chain) = (level, 1);
             }
-            if self.depth + chain[level] > 128 {
+            if self.depth + chain > 128 {
                 return Err("condition nested too deeply".into());
             }
             self.pos += 1;

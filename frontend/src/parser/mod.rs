@@ -27,7 +27,7 @@ use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use cranelift_entity::{EntityRef, PrimaryMap};
-use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalId, GlobalItem, GlobalVar,
     Guarded, Interner, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId, SyntaxClue,
@@ -239,51 +239,8 @@ pub struct MacroInfo {
     pub body: Vec<Token>,
 }
 
-/// The source macros visible at a point of the text (preserving mode), by name. Most names the parser asks about
-/// (every identifier of an expression, every type name) are not macros: a bit per name index, set exactly for
-/// the names in the map, answers those without a hash probe.
-#[derive(Clone, Debug, Default)]
-pub struct SourceMacros {
-    map: HashMap<Name, MacroInfo>,
-    /// Bit `i % 64` of word `i / 64`: name index `i` is in `map`.
-    defined: Vec<u64>,
-}
-
-impl SourceMacros {
-    fn is_defined(&self, name: Name) -> bool {
-        let i = name.index();
-        self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-
-    pub fn get(&self, name: &Name) -> Option<&MacroInfo> {
-        if self.is_defined(*name) {
-            self.map.get(name)
-        } else {
-            None
-        }
-    }
-
-    pub fn contains_key(&self, name: &Name) -> bool {
-        self.is_defined(*name)
-    }
-
-    pub fn insert(&mut self, name: Name, info: MacroInfo) {
-        let i = name.index();
-        if self.defined.len() <= i / 64 {
-            self.defined.resize(i / 64 + 1, 0);
-        }
-        self.defined[i / 64] |= 1 << (i % 64);
-        self.map.insert(name, info);
-    }
-
-    pub fn remove(&mut self, name: &Name) {
-        let i = name.index();
-        if let Some(w) = self.defined.get_mut(i / 64) {
-            *w &= !(1 << (i % 64));
-        }
-        self.map.remove(name);
-    }
-}
+/// The source macros visible at a point of the text (preserving mode), by name.
+pub type SourceMacros = crate::macros::MacroMap<MacroInfo>;
 
 pub struct Parser<'a> {
     toks: &'a [Token],

@@ -50,16 +50,6 @@ impl Sink {
     }
 }
 
-/// A message built from its pieces: the exact length first, then one copy of each piece (`concat` and `format!`
-/// cost more per piece; a file of v1 render states builds one such message per property).
-pub(crate) fn message(pieces: &[&str]) -> String {
-    let mut text = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
-    for piece in pieces {
-        text.push_str(piece);
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,10 +5,12 @@
 //! shader, then subshader, then pass, the latest assignment winning per property. Named states and render-state
 //! variables declared at a level are visible in the levels below it.
 
-use crate::diag::{message, Sink};
+use crate::diag::Sink;
 use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
 use shaderlab_ir::hash::FastHashMap as HashMap;
-use shaderlab_ir::{Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue};
+use shaderlab_ir::{
+    Deprecated, Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue,
+};
 
 /// The kind of value a property takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,10 +308,10 @@ fn check_value(
                 Some(&declared) => mismatch(sink, [declared.describe(), " variable '", name, "'"].concat()),
                 None if env.implicit_variables => {
                     sink.syntax(
-                        SyntaxClue::DeprecatedSyntax {
-                            construct: name.into(),
-                            replacement: message(&["a declaration '", kind.describe(), " ", name, ";' before the use"]),
-                        },
+                        SyntaxClue::DeprecatedSyntax(Deprecated::UndeclaredVariable {
+                            name: name.into(),
+                            ty: kind.describe().into(),
+                        }),
                         span,
                     );
                     Some(RenderStateValue::Variable(name.into()))

@@ -5,10 +5,10 @@
 //! Structure keywords are recognised only as whole words at the structural level: outside GLSL braces and
 //! parentheses, at the start of a GLSL statement. Directive lines are passed through whole.
 
-use crate::diag::{message, Sink};
+use crate::diag::Sink;
 use crate::preprocess::DirectiveName;
 use crate::token::{LexError, Punct, Token, TokenKind};
-use shaderlab_ir::{Interner, Name, Span, StructureClue, SyntaxClue, Tag};
+use shaderlab_ir::{Deprecated, Interner, Name, Span, StructureClue, SyntaxClue, Tag};
 use std::ops::Range;
 
 /// A render-state kind (`BlendState`, ...).
@@ -753,10 +753,7 @@ impl<'a, 's> StructParser<'a, 's> {
             let brace = self.tok(1).map(|t| t.span).unwrap_or(start);
             self.pos += 2;
             self.sink.syntax(
-                SyntaxClue::DeprecatedSyntax {
-                    construct: state.keyword().to_owned(),
-                    replacement: message(&["'", state.keyword(), " = { ... }'"]),
-                },
+                SyntaxClue::DeprecatedSyntax(Deprecated::AnonymousBlock { state: state.keyword().into() }),
                 start.to(brace),
             );
             self.generation.anonymous_blocks = true;

@@ -4,6 +4,7 @@
 
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Severity {
@@ -43,10 +44,21 @@ pub enum SyntaxClue {
     MacroArgCount { name: String, expected: usize, found: usize },
     /// An `#if` expression that does not evaluate.
     InvalidMacroCondition { text: String, reason: String },
-    /// v1 syntax: an anonymous render-state block `BlendState { ... }`, or an undeclared render-state variable.
-    DeprecatedSyntax { construct: String, replacement: String },
+    /// v1 syntax the engine still accepts, with what to write instead.
+    DeprecatedSyntax(Deprecated),
     /// A resource limit (nesting depth, macro expansion, include depth) was reached.
     LimitExceeded { what: String, limit: usize },
+}
+
+/// A v1 construct, as the words the validator's message is made of. The fixed words (a state keyword, a value
+/// type) are the frontend's static strings, so the clue costs no allocation for them, and copying it costs none
+/// either; they are owned only in a clue read back from JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Deprecated {
+    /// An anonymous render-state block `BlendState { ... }` (`state` is its keyword): write `BlendState = { ... }`.
+    AnonymousBlock { state: Cow<'static, str> },
+    /// A render-state variable used without a declaration: write `ty name;` before the use.
+    UndeclaredVariable { name: String, ty: Cow<'static, str> },
 }
 
 /// Category A: ShaderLab structure.
@@ -94,7 +106,7 @@ impl ClueKind {
                 SyntaxClue::InvalidDirective { .. } => "InvalidDirective",
                 SyntaxClue::MacroArgCount { .. } => "MacroArgCount",
                 SyntaxClue::InvalidMacroCondition { .. } => "InvalidMacroCondition",
-                SyntaxClue::DeprecatedSyntax { .. } => "DeprecatedSyntax",
+                SyntaxClue::DeprecatedSyntax(_) => "DeprecatedSyntax",
                 SyntaxClue::LimitExceeded { .. } => "LimitExceeded",
             },
             ClueKind::Structure(s) => match s {
@@ -113,7 +125,7 @@ impl ClueKind {
 
     pub fn severity(&self) -> Severity {
         match self {
-            ClueKind::Syntax(SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax { .. }) => {
+            ClueKind::Syntax(SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax(_)) => {
                 Severity::Warning
             }
             _ => Severity::Error,

@@ -27,7 +27,7 @@ pub mod stmt;
 pub mod structure;
 pub mod types;
 
-pub use clue::{Clue, ClueKind, Note, Severity, StructureClue, SyntaxClue};
+pub use clue::{Clue, ClueKind, Deprecated, Note, Severity, StructureClue, SyntaxClue};
 pub use cond::{CondBranch, CondKind, CondRegion, Condition, Guarded, PpBinaryOp, PpExpr, PpUnaryOp};
 pub use decl::{
     Function, FunctionId, GlobalId, GlobalVar, Interpolation, LayoutQualifier, Local, LocalId, LocalKind, MacroDef,

@@ -1,7 +1,7 @@
 //! Message wording, in glslang's `'token' : what is wrong` style. Codes are the contract; wording may improve.
 
 use crate::diagnostic::DiagnosticType;
-use shaderlab_ir::{StructureClue, SyntaxClue};
+use shaderlab_ir::{Deprecated, StructureClue, SyntaxClue};
 use shaderlab_passes::{SymbolClue, TypeClue};
 
 pub fn message(kind: &DiagnosticType) -> String {
@@ -126,8 +126,11 @@ fn syntax(s: &SyntaxClue) -> String {
         SyntaxClue::InvalidMacroCondition { text, reason } => {
             format!("'{text}' : invalid condition: {reason}")
         }
-        SyntaxClue::DeprecatedSyntax { construct, replacement } => {
-            format!("'{construct}' : deprecated v1 syntax; write {replacement}")
+        SyntaxClue::DeprecatedSyntax(Deprecated::AnonymousBlock { state }) => {
+            format!("'{state}' : deprecated v1 syntax; write '{state} = {{ ... }}'")
+        }
+        SyntaxClue::DeprecatedSyntax(Deprecated::UndeclaredVariable { name, ty }) => {
+            format!("'{name}' : deprecated v1 syntax; write a declaration '{ty} {name};' before the use")
         }
         SyntaxClue::LimitExceeded { what, limit } => {
             format!("'{what}' : limit of {limit} exceeded")

@@ -353,18 +353,22 @@ impl<'m> Preprocessor<'m> {
         let active = Self::active(frames);
         match name {
             DirectiveName::Cond(kind) => {
-                let condition = self.condition(kind, rest, span, active);
+                // Inside a skipped branch the condition is neither evaluated nor reported nor kept: not read.
                 let parent_active = active;
-                let value = if parent_active { self.evaluate(&condition, state, rest) } else { Some(false) };
-                let branch = match value {
-                    None => Branch::Kept,
-                    Some(true) => Branch::Taking,
-                    Some(false) => Branch::Skipping,
+                let branch = if parent_active {
+                    let condition = self.condition(kind, rest, span);
+                    match self.evaluate(&condition, state, rest) {
+                        None => {
+                            self.marker(Directive::If(self.with_text(condition, rest)), span, out);
+                            Branch::Kept
+                        }
+                        Some(true) => Branch::Taking,
+                        Some(false) => Branch::Skipping,
+                    }
+                } else {
+                    Branch::Skipping
                 };
                 let guard = is_guard && kind == CondKind::Ifndef;
-                if branch == Branch::Kept {
-                    self.marker(Directive::If(condition), span, out);
-                }
                 frames.push(Frame {
                     branch,
                     done: branch == Branch::Taking,
@@ -383,11 +387,16 @@ impl<'m> Preprocessor<'m> {
                     self.unbalanced("#elif", "'#elif' after '#else'", span);
                     return;
                 }
-                let condition = self.condition(CondKind::Elif, rest, span, frame.parent_active);
                 let top = frames.len() - 1;
+                // Inside a skipped branch the condition is not read; after a taken branch it is only checked.
+                if !frame.parent_active {
+                    frames[top].branch = Branch::Skipping;
+                    return;
+                }
+                let condition = self.condition(CondKind::Elif, rest, span);
                 match frame.branch {
-                    Branch::Kept => self.marker(Directive::Elif(condition), span, out),
-                    _ if frame.done || !frame.parent_active => frames[top].branch = Branch::Skipping,
+                    Branch::Kept => self.marker(Directive::Elif(self.with_text(condition, rest)), span, out),
+                    _ if frame.done => frames[top].branch = Branch::Skipping,
                     _ => {
                         let value = self.evaluate(&condition, state, rest).unwrap_or(false);
                         frames[top].branch = if value { Branch::Taking } else { Branch::Skipping };
@@ -464,13 +473,9 @@ impl<'m> Preprocessor<'m> {
         self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
     }
 
-    fn condition(&mut self, kind: CondKind, rest: &[Token], span: Span, report: bool) -> Condition {
-        let text = self.text_of(rest);
-        // Problems point at the condition itself (the whole directive when it is empty).
-        let culprit = match (rest.first(), rest.last()) {
-            (Some(a), Some(b)) if a.span.file == b.span.file => a.span.to(b.span),
-            _ => span,
-        };
+    /// The condition of a directive whose words after the name are `rest`, without its text (see
+    /// [`Self::with_text`]: only a condition kept as a marker needs it; a reported one spells it for its clue).
+    fn condition(&mut self, kind: CondKind, rest: &[Token], span: Span) -> Condition {
         let expr = match kind {
             CondKind::Ifdef | CondKind::Ifndef => match rest {
                 [t] if t.kind == TokenKind::Ident => {
@@ -482,36 +487,40 @@ impl<'m> Preprocessor<'m> {
                     }
                 }
                 _ => {
-                    if report {
-                        self.sink.syntax(
-                            SyntaxClue::InvalidMacroCondition {
-                                text: text.clone(),
-                                reason: "expected one macro name".into(),
-                            },
-                            culprit,
-                        );
-                    }
+                    self.sink.syntax(
+                        SyntaxClue::InvalidMacroCondition {
+                            text: self.text_of(rest),
+                            reason: "expected one macro name".into(),
+                        },
+                        Self::condition_span(rest, span),
+                    );
                     PpExpr::Invalid
                 }
             },
             CondKind::If | CondKind::Elif => match pp_expr::parse(rest, &self.module.names) {
                 Ok(e) => e,
                 Err(reason) => {
-                    if report {
-                        self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: text.clone(), reason }, culprit);
-                    }
+                    let text = self.text_of(rest);
+                    self.sink
+                        .syntax(SyntaxClue::InvalidMacroCondition { text, reason }, Self::condition_span(rest, span));
                     PpExpr::Invalid
                 }
             },
         };
-        Condition { kind, text, expr, span }
+        Condition { kind, text: String::new(), expr, span }
     }
 
-    /// The span of a condition's expression text (the directive's when empty).
-    fn condition_span(condition: &Condition, rest: &[Token]) -> Span {
+    /// `condition` with its text: the words of `rest` as written.
+    fn with_text(&self, mut condition: Condition, rest: &[Token]) -> Condition {
+        condition.text = self.text_of(rest);
+        condition
+    }
+
+    /// Where a condition's problems point: its words `rest` (the whole directive, `span`, when there are none).
+    fn condition_span(rest: &[Token], span: Span) -> Span {
         match (rest.first(), rest.last()) {
             (Some(a), Some(b)) if a.span.file == b.span.file => a.span.to(b.span),
-            _ => condition.span,
+            _ => span,
         }
     }
 
@@ -537,8 +546,9 @@ impl<'m> Preprocessor<'m> {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
             Err(pp_expr::EvalError::Invalid(reason)) => {
-                let span = Self::condition_span(condition, rest);
-                self.sink.syntax(SyntaxClue::InvalidMacroCondition { text: condition.text.clone(), reason }, span);
+                let span = Self::condition_span(rest, condition.span);
+                let text = self.text_of(rest);
+                self.sink.syntax(SyntaxClue::InvalidMacroCondition { text, reason }, span);
                 Some(false)
             }
             // The macro's unreadable body was reported at its `#define`: not a second problem.

@@ -174,14 +174,9 @@ pub struct Preprocessor<'m> {
     /// The directive lines (indices of their `#` tokens) of the chunk being included, noted by the lexer for
     /// [`guard_name`]; reused from chunk to chunk.
     chunk_directives: Vec<u32>,
-}
-
-struct FileCtx {
-    /// Normalized include key of the file being processed ("" for the main file).
-    key: String,
-    stack: Vec<String>,
-    /// The first directive of this file is an include guard's `#ifndef`.
-    guard_at: Option<usize>,
+    /// The normalized keys of the chunks being included, outermost first (the main file, whose key is "", is not
+    /// in it): pushed and popped around each chunk, not copied per chunk.
+    chain: Vec<String>,
 }
 
 impl<'m> Preprocessor<'m> {
@@ -202,6 +197,7 @@ impl<'m> Preprocessor<'m> {
             expansion_budget: limits.max_macro_expansion_tokens,
             arg_depth: 0,
             chunk_directives: Vec::new(),
+            chain: Vec::new(),
         }
     }
 
@@ -209,8 +205,7 @@ impl<'m> Preprocessor<'m> {
     pub fn level(&mut self, tokens: &[Token], state: &mut PpState) -> Vec<Token> {
         let mut out = crate::pool::take_largest(tokens.len());
         self.directives.reserve(tokens.len() / 16);
-        let mut ctx = FileCtx { key: String::new(), stack: Vec::new(), guard_at: None };
-        self.file(tokens, state, &mut ctx, &mut out);
+        self.file(tokens, state, None, &mut out);
         out
     }
 
@@ -224,7 +219,9 @@ impl<'m> Preprocessor<'m> {
         frames.last().is_none_or(|f| f.parent_active && f.branch != Branch::Skipping)
     }
 
-    fn file(&mut self, toks: &[Token], state: &mut PpState, ctx: &mut FileCtx, out: &mut Vec<Token>) {
+    /// Preprocess one file's tokens into `out`. `guard_at`: the index of the file's directive that is an include
+    /// guard's `#ifndef`, if any.
+    fn file(&mut self, toks: &[Token], state: &mut PpState, guard_at: Option<usize>, out: &mut Vec<Token>) {
         let mut frames: Vec<Frame> = Vec::new();
         let mut i = 0;
         let mut directive_index = 0usize;
@@ -241,8 +238,8 @@ impl<'m> Preprocessor<'m> {
                     while end < toks.len() && !toks[end].line_start {
                         end += 1;
                     }
-                    let is_guard = ctx.guard_at == Some(directive_index);
-                    self.directive(&toks[i..end], state, ctx, &mut frames, out, is_guard);
+                    let is_guard = guard_at == Some(directive_index);
+                    self.directive(&toks[i..end], state, &mut frames, out, is_guard);
                     active = Self::active(&frames);
                     directive_index += 1;
                     i = end;
@@ -339,7 +336,6 @@ impl<'m> Preprocessor<'m> {
         &mut self,
         line: &[Token],
         state: &mut PpState,
-        ctx: &mut FileCtx,
         frames: &mut Vec<Frame>,
         out: &mut Vec<Token>,
         is_guard: bool,
@@ -446,7 +442,7 @@ impl<'m> Preprocessor<'m> {
             },
             DirectiveName::Include => {
                 let unconditional = frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
-                self.include(rest, span, state, ctx, out, unconditional);
+                self.include(rest, span, state, out, unconditional);
             }
             DirectiveName::Other => {
                 let name = format!("#{}", self.module.names.resolve(name_tok.sym));
@@ -614,32 +610,26 @@ impl<'m> Preprocessor<'m> {
         }
     }
 
-    fn include(
-        &mut self,
-        rest: &[Token],
-        span: Span,
-        state: &mut PpState,
-        ctx: &mut FileCtx,
-        out: &mut Vec<Token>,
-        unconditional: bool,
-    ) {
+    fn include(&mut self, rest: &[Token], span: Span, state: &mut PpState, out: &mut Vec<Token>, unconditional: bool) {
         let Some(key_tok) = rest.first().filter(|t| t.kind == TokenKind::Str) else {
             self.unexpected(rest.first(), "a quoted include key", span);
             return;
         };
-        let raw = self.module.names.resolve(key_tok.sym).to_owned();
-        let Some(key) = normalize_key(&raw, &ctx.key) else {
-            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw }, span);
+        // The key as written, for the clues.
+        let raw = |pp: &Self| pp.module.names.resolve(key_tok.sym).to_owned();
+        let including = self.chain.last().map_or("", String::as_str);
+        let Some(key) = normalize_key(self.module.names.resolve(key_tok.sym), including) else {
+            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw(self) }, span);
             return;
         };
-        if ctx.stack.contains(&key) || key == ctx.key {
-            let mut chain = ctx.stack.clone();
-            chain.push(ctx.key.clone());
-            chain.push(key.clone());
-            self.sink.syntax(SyntaxClue::IncludeCycle { key: raw, chain }, span);
+        if self.chain.contains(&key) {
+            // The path from the main file ("") through the chunks being included to the chunk included again.
+            let chain = std::iter::once(String::new()).chain(self.chain.iter().cloned()).chain([key]).collect();
+            self.sink.syntax(SyntaxClue::IncludeCycle { key: raw(self), chain }, span);
             return;
         }
-        if ctx.stack.len() >= self.limits.max_include_depth {
+        // The files including this one: the main file and the chunks in the chain.
+        if self.chain.len() >= self.limits.max_include_depth {
             self.sink.syntax(
                 SyntaxClue::LimitExceeded { what: "include depth".into(), limit: self.limits.max_include_depth },
                 span,
@@ -660,7 +650,7 @@ impl<'m> Preprocessor<'m> {
             return;
         }
         let Some(text) = self.resolver.load(&key) else {
-            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw }, span);
+            self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw(self) }, span);
             return;
         };
         let file = self.module.sources.add(key.clone(), text, Some(span));
@@ -682,7 +672,7 @@ impl<'m> Preprocessor<'m> {
                 }
             } else {
                 self.sink.push(
-                    Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw }), span)
+                    Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw(self) }), span)
                         .with_note(Some(first.span), "first included here"),
                 );
             }
@@ -693,9 +683,9 @@ impl<'m> Preprocessor<'m> {
         // instead of regrown while it is copied in.
         out.reserve(tokens.len());
         self.directives.reserve(tokens.len() / 16);
-        let mut child = FileCtx { key: key.clone(), stack: ctx.stack.clone(), guard_at: guard.map(|_| 0) };
-        child.stack.push(ctx.key.clone());
-        self.file(&tokens, state, &mut child, out);
+        self.chain.push(key);
+        self.file(&tokens, state, guard.map(|_| 0), out);
+        self.chain.pop();
         crate::pool::give(tokens);
     }
 

@@ -90,45 +90,69 @@ pub enum ClueKind {
     Structure(StructureClue),
 }
 
-impl ClueKind {
+impl SyntaxClue {
     /// The stable code of the catalogue.
     pub fn code(&self) -> &'static str {
         match self {
-            ClueKind::Syntax(s) => match s {
-                SyntaxClue::UnexpectedToken { .. } => "UnexpectedToken",
-                SyntaxClue::UnterminatedComment => "UnterminatedComment",
-                SyntaxClue::UnterminatedString => "UnterminatedString",
-                SyntaxClue::InvalidNumber { .. } => "InvalidNumber",
-                SyntaxClue::IncludeNotFound { .. } => "IncludeNotFound",
-                SyntaxClue::IncludeCycle { .. } => "IncludeCycle",
-                SyntaxClue::DuplicateInclude { .. } => "DuplicateInclude",
-                SyntaxClue::UnbalancedConditional { .. } => "UnbalancedConditional",
-                SyntaxClue::InvalidDirective { .. } => "InvalidDirective",
-                SyntaxClue::MacroArgCount { .. } => "MacroArgCount",
-                SyntaxClue::InvalidMacroCondition { .. } => "InvalidMacroCondition",
-                SyntaxClue::DeprecatedSyntax(_) => "DeprecatedSyntax",
-                SyntaxClue::LimitExceeded { .. } => "LimitExceeded",
-            },
-            ClueKind::Structure(s) => match s {
-                StructureClue::MissingEntry { .. } => "MissingEntry",
-                StructureClue::DuplicateEntryAssignment { .. } => "DuplicateEntryAssignment",
-                StructureClue::EntryNotFound { .. } => "EntryNotFound",
-                StructureClue::InvalidRenderStateProperty { .. } => "InvalidRenderStateProperty",
-                StructureClue::InvalidRenderStateValue { .. } => "InvalidRenderStateValue",
-                StructureClue::RenderStateTypeMismatch { .. } => "RenderStateTypeMismatch",
-                StructureClue::UndeclaredRenderStateVariable { .. } => "UndeclaredRenderStateVariable",
-                StructureClue::InvalidRenderTargetIndex { .. } => "InvalidRenderTargetIndex",
-                StructureClue::InvalidTag { .. } => "InvalidTag",
-            },
+            SyntaxClue::UnexpectedToken { .. } => "UnexpectedToken",
+            SyntaxClue::UnterminatedComment => "UnterminatedComment",
+            SyntaxClue::UnterminatedString => "UnterminatedString",
+            SyntaxClue::InvalidNumber { .. } => "InvalidNumber",
+            SyntaxClue::IncludeNotFound { .. } => "IncludeNotFound",
+            SyntaxClue::IncludeCycle { .. } => "IncludeCycle",
+            SyntaxClue::DuplicateInclude { .. } => "DuplicateInclude",
+            SyntaxClue::UnbalancedConditional { .. } => "UnbalancedConditional",
+            SyntaxClue::InvalidDirective { .. } => "InvalidDirective",
+            SyntaxClue::MacroArgCount { .. } => "MacroArgCount",
+            SyntaxClue::InvalidMacroCondition { .. } => "InvalidMacroCondition",
+            SyntaxClue::DeprecatedSyntax(_) => "DeprecatedSyntax",
+            SyntaxClue::LimitExceeded { .. } => "LimitExceeded",
         }
     }
 
     pub fn severity(&self) -> Severity {
         match self {
-            ClueKind::Syntax(SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax(_)) => {
-                Severity::Warning
-            }
+            SyntaxClue::DuplicateInclude { .. } | SyntaxClue::DeprecatedSyntax(_) => Severity::Warning,
             _ => Severity::Error,
+        }
+    }
+}
+
+impl StructureClue {
+    /// The stable code of the catalogue.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StructureClue::MissingEntry { .. } => "MissingEntry",
+            StructureClue::DuplicateEntryAssignment { .. } => "DuplicateEntryAssignment",
+            StructureClue::EntryNotFound { .. } => "EntryNotFound",
+            StructureClue::InvalidRenderStateProperty { .. } => "InvalidRenderStateProperty",
+            StructureClue::InvalidRenderStateValue { .. } => "InvalidRenderStateValue",
+            StructureClue::RenderStateTypeMismatch { .. } => "RenderStateTypeMismatch",
+            StructureClue::UndeclaredRenderStateVariable { .. } => "UndeclaredRenderStateVariable",
+            StructureClue::InvalidRenderTargetIndex { .. } => "InvalidRenderTargetIndex",
+            StructureClue::InvalidTag { .. } => "InvalidTag",
+        }
+    }
+
+    /// Every structure problem is an error.
+    pub fn severity(&self) -> Severity {
+        Severity::Error
+    }
+}
+
+impl ClueKind {
+    /// The stable code of the catalogue.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ClueKind::Syntax(s) => s.code(),
+            ClueKind::Structure(s) => s.code(),
+        }
+    }
+
+    pub fn severity(&self) -> Severity {
+        match self {
+            ClueKind::Syntax(s) => s.severity(),
+            ClueKind::Structure(s) => s.severity(),
         }
     }
 }

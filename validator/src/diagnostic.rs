@@ -49,8 +49,8 @@ impl BackendCode {
 impl DiagnosticType {
     pub fn code(&self) -> &'static str {
         match self {
-            DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()).code(),
-            DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).code(),
+            DiagnosticType::Syntax(s) => s.code(),
+            DiagnosticType::Structure(s) => s.code(),
             DiagnosticType::Symbol(s) => s.code(),
             DiagnosticType::Type(t) => t.code(),
             DiagnosticType::Recursion { .. } => "RecursiveFunction",
@@ -63,8 +63,8 @@ impl DiagnosticType {
 
     pub fn severity(&self) -> Severity {
         match self {
-            DiagnosticType::Syntax(s) => ClueKind::Syntax(s.clone()).severity(),
-            DiagnosticType::Structure(s) => ClueKind::Structure(s.clone()).severity(),
+            DiagnosticType::Syntax(s) => s.severity(),
+            DiagnosticType::Structure(s) => s.severity(),
             DiagnosticType::Symbol(SymbolClue::ShadowedDeclaration { .. }) => Severity::Warning,
             DiagnosticType::Io(shaderlab_passes::io::IoClue::VaryingNotWritten { .. }) => Severity::Warning,
             DiagnosticType::Io(_) => Severity::Error,
@@ -100,7 +100,6 @@ impl Diagnostic {
     }
 
     pub fn from_clue(clue: &Clue) -> Diagnostic {
-        // The clue's own severity: `DiagnosticType::severity` would have to clone the clue back into a `ClueKind`.
         let severity = clue.kind.severity();
         let kind = match &clue.kind {
             ClueKind::Syntax(s) => DiagnosticType::Syntax(s.clone()),

@@ -20,7 +20,8 @@ fn symbol_json(m: &Module, s: &Symbol) -> Value {
     match s {
         Symbol::Local(l) => json!({ "local": l.as_u32() }),
         Symbol::Global(g) => json!({ "global": m.name(m.globals[*g].name) }),
-        Symbol::Builtin(b) => json!({ "builtin": b }),
+        Symbol::Builtin(b) => json!({ "builtin": b.name() }),
+        Symbol::DepthRange => json!({ "builtin": shaderlab_passes::builtins::DEPTH_RANGE }),
         Symbol::RuntimeMacro(n) => json!({ "runtimeMacro": m.name(*n) }),
         Symbol::IoMember(s, n) => {
             json!({ "ioMember": format!("{}.{}", m.name(m.structs[*s].name), m.name(*n)) })

@@ -4,7 +4,7 @@
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{BinaryOp, Interpolation, Precision, Qualifiers, SamplerType, Storage, TypeInner, UnaryOp};
-use shaderlab_passes::builtins::{self, Availability, Overload};
+use shaderlab_passes::builtins::{self, Availability, BuiltinVar, Overload};
 use std::borrow::Cow;
 
 /// Where a fragment output goes. Names are borrowed where they can be (fixed names, MRT member names); only
@@ -100,7 +100,7 @@ pub(crate) trait Dialect: Sync {
 
     /// The name of a builtin variable in the target (`gl_FragDepthEXT` <-> `gl_FragDepth`). `gl_FragColor` and
     /// `gl_FragData` go through [`Dialect::color_output`] and [`Dialect::frag_data_output`].
-    fn builtin_variable(&self, name: &'static str, stage: Stage) -> Result<&'static str, Unsupported>;
+    fn builtin_variable(&self, var: &'static BuiltinVar, stage: Stage) -> Result<&'static str, Unsupported>;
 }
 
 /// Interpolation words of GLSL ES 3.00, shared by dialects that have them.
@@ -222,11 +222,6 @@ pub(crate) fn function_only_in(name: &str, overload: Option<&Overload>, only: Av
             !all.is_empty() && all.iter().all(|o| o.availability == only)
         }
     }
-}
-
-/// Whether builtin variable `name` exists only in the language version `only`.
-pub(crate) fn variable_only_in(name: &str, only: Availability) -> bool {
-    builtins::variable(name).is_some_and(|v| v.availability == only)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::error::Unsupported;
 use crate::interface::{is_builtin, IoRole};
 use crate::writer::{is_object, location, Writer};
 use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, ScalarKind, StructId, TypeInner, UnaryOp};
-use shaderlab_passes::builtins;
+use shaderlab_passes::builtins::{self, BuiltinVar};
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
 use shaderlab_passes::table::Arena as Exprs;
 use shaderlab_passes::typing::{Access, Callee, Type};
@@ -303,8 +303,10 @@ impl<'a> Writer<'a> {
             },
             Symbol::Builtin(b) => {
                 let span = crate::plan::arena(m, owner).and_then(|a| a.get(e)).map(|x| x.span).unwrap_or_default();
-                return self.builtin_variable(out, b, span);
+                return self.builtin_variable(out, b.var(), span);
             }
+            // The same name in both targets.
+            Symbol::DepthRange => out.push_str(builtins::DEPTH_RANGE),
             Symbol::RuntimeMacro(n) => {
                 self.reflection.macro_use(*n);
                 out.push_str(m.name(*n));
@@ -317,18 +319,18 @@ impl<'a> Writer<'a> {
         1
     }
 
-    fn builtin_variable(&mut self, out: &mut String, b: &'static str, span: shaderlab_ir::Span) -> u8 {
-        match b {
+    fn builtin_variable(&mut self, out: &mut String, var: &'static BuiltinVar, span: shaderlab_ir::Span) -> u8 {
+        match var.name {
             "gl_FragColor" => match self.d.color_output() {
                 OutputBinding::Builtin(n) | OutputBinding::Declared { name: n, .. } => out.push_str(&n),
             },
             // Indexed: see `Expr::Index`. A bare use (passed whole) keeps the builtin.
             "gl_FragData" => out.push_str("gl_FragData"),
-            _ => match self.d.builtin_variable(b, self.stage) {
+            _ => match self.d.builtin_variable(var, self.stage) {
                 Ok(n) => out.push_str(n),
                 Err(reason) => {
-                    self.error(b, reason, span);
-                    out.push_str(b);
+                    self.error(var.name, reason, span);
+                    out.push_str(var.name);
                 }
             },
         }

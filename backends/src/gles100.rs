@@ -3,13 +3,13 @@
 //! members become `gl_FragData[N]`, `switch` is lowered by the writer; `uint`, bitwise operators, `flat`,
 //! `do`-`while`, ES 3.00-only builtins and array features are refused.
 
-use crate::dialect::{function_only_in, variable_only_in, Dialect, OutputBinding, WordSet};
+use crate::dialect::{function_only_in, Dialect, OutputBinding, WordSet};
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{
     BinaryOp, Interpolation, Precision, Qualifiers, SamplerDim, SamplerType, ScalarKind, Storage, TypeInner, UnaryOp,
 };
-use shaderlab_passes::builtins::{Availability, Overload};
+use shaderlab_passes::builtins::{Availability, BuiltinVar, Overload};
 use std::borrow::Cow;
 
 pub(crate) struct Gles100;
@@ -233,11 +233,11 @@ impl Dialect for Gles100 {
         Ok(Cow::Borrowed(name))
     }
 
-    fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {
-        match name {
+    fn builtin_variable(&self, var: &'static BuiltinVar, _stage: Stage) -> Result<&'static str, Unsupported> {
+        match var.name {
             "gl_FragDepth" => Ok("gl_FragDepthEXT"),
-            _ if variable_only_in(name, Availability::Es300Only) => Err(Unsupported::BuiltinVariable),
-            _ => Ok(name),
+            _ if var.availability == Availability::Es300Only => Err(Unsupported::BuiltinVariable),
+            name => Ok(name),
         }
     }
 }

@@ -2,11 +2,11 @@
 //! overloaded ones, `gl_FragColor` becomes the engine's `out vec4 GS_glFragColor`, `gl_FragData[N]` one
 //! `layout(location = N) out vec4 GS_glFragData_N` per index, MRT members `layout(location = N) out` variables.
 
-use crate::dialect::{function_only_in, interpolation_words, variable_only_in, Dialect, OutputBinding, WordSet};
+use crate::dialect::{function_only_in, interpolation_words, Dialect, OutputBinding, WordSet};
 use crate::error::Unsupported;
 use crate::{Stage, Target};
 use shaderlab_ir::{BinaryOp, Precision, Qualifiers, SamplerDim, SamplerType, ScalarKind, Storage, TypeInner, UnaryOp};
-use shaderlab_passes::builtins::{Availability, Overload};
+use shaderlab_passes::builtins::{Availability, BuiltinVar, Overload};
 use std::borrow::Cow;
 
 pub(crate) struct Gles300;
@@ -183,11 +183,11 @@ impl Dialect for Gles300 {
         Ok(Cow::Borrowed(name))
     }
 
-    fn builtin_variable(&self, name: &'static str, _stage: Stage) -> Result<&'static str, Unsupported> {
-        match name {
+    fn builtin_variable(&self, var: &'static BuiltinVar, _stage: Stage) -> Result<&'static str, Unsupported> {
+        match var.name {
             "gl_FragDepthEXT" => Ok("gl_FragDepth"),
-            _ if variable_only_in(name, Availability::Es100Only) => Err(Unsupported::BuiltinVariable),
-            _ => Ok(name),
+            _ if var.availability == Availability::Es100Only => Err(Unsupported::BuiltinVariable),
+            name => Ok(name),
         }
     }
 }

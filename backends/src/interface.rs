@@ -200,7 +200,7 @@ pub(crate) enum IoRole {
 /// Whether an expression is an identifier resolving to builtin `name`.
 pub(crate) fn is_builtin(facts: &Facts, owner: Owner, e: ExprId, name: &str) -> bool {
     matches!(facts.resolution.idents.get(owner, e),
-        Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Builtin(n) if *n == name)))
+        Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Builtin(v) if v.name() == name)))
 }
 
 /// How a stage treats an IO struct.

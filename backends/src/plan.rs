@@ -653,7 +653,7 @@ impl<'a> Reach<'a> {
                         iface.scan_io_member(self.m, *stage, *name);
                     }
                 }
-                Symbol::Builtin(_) => struct_use = true,
+                Symbol::Builtin(_) | Symbol::DepthRange => struct_use = true,
                 Symbol::Local(_) => {}
             }
         }

@@ -255,7 +255,9 @@ impl<'a> Probe<'a> {
                     Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => *member,
                     Expr::Ident(name) => match self.facts.resolution.idents.get(owner, e) {
                         Resolved::Symbols(s)
-                            if s.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_))) =>
+                            if s.iter().any(|s| {
+                                matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_) | Symbol::DepthRange)
+                            }) =>
                         {
                             *name
                         }

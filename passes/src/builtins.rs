@@ -149,70 +149,50 @@ pub fn variables() -> &'static [BuiltinVar] {
     &catalogue().variables
 }
 
-/// Not inlined: callers on hot paths (typing an identifier) keep a small frame.
-#[inline(never)]
+/// The builtin variable named `name` (by its text: name resolution's lookup; later stages hold a [`VarId`]).
 pub fn variable(name: &str) -> Option<&'static BuiltinVar> {
-    let catalogue = catalogue();
-    match catalogue.variable_named_by_catalogue(name) {
-        Some(v) => Some(v),
-        None => catalogue.variable_by_text(name),
+    variable_id(name).map(VarId::var)
+}
+
+/// The id of the builtin variable named `name`.
+pub fn variable_id(name: &str) -> Option<VarId> {
+    catalogue().variables_by_name.get(name).copied()
+}
+
+/// A builtin variable or constant: its index in [`variables`]. Only the catalogue makes one (name resolution
+/// keeps it in `Symbol::Builtin`), so it always names an entry: later stages read the entry with [`VarId::var`]
+/// instead of looking the name up again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarId(u8);
+
+impl VarId {
+    /// The catalogue's entry.
+    #[inline]
+    pub fn var(self) -> &'static BuiltinVar {
+        &catalogue().variables[self.index()]
+    }
+
+    #[inline]
+    pub fn name(self) -> &'static str {
+        self.var().name
+    }
+
+    /// The index in [`variables`] (below [`MAX_VARIABLES`]).
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
     }
 }
+
+/// At most this many builtin variables (a [`VarId`] is a byte; `io::BuiltinSet` is a 64-bit set of them).
+pub const MAX_VARIABLES: usize = 64;
 
 struct Catalogue {
     functions: Vec<Overload>,
     by_name: HashMap<&'static str, Range<usize>>,
     variables: Vec<BuiltinVar>,
-    /// Index in `variables` by name (names are unique).
-    variables_by_name: HashMap<&'static str, usize>,
-    /// The variables by the address of their names (see [`Catalogue::variable_named_by_catalogue`]).
-    by_address: AddressIndex,
-}
-
-/// The variables by the address of their names: `slots[(address - first) / 8]` is the index in `variables` of
-/// the name starting in that eight-byte stretch of the table (names are longer than eight bytes and do not
-/// overlap, so each stretch has at most one; a stretch a second name would share stays with the first, and that
-/// name is found by its text), `u8::MAX` for none.
-#[derive(Default)]
-struct AddressIndex {
-    first: usize,
-    slots: Vec<u8>,
-}
-
-impl AddressIndex {
-    fn new(variables: &[BuiltinVar]) -> Self {
-        let address = |v: &BuiltinVar| v.name.as_ptr() as usize;
-        let (Some(first), Some(last)) = (variables.iter().map(address).min(), variables.iter().map(address).max())
-        else {
-            return AddressIndex::default();
-        };
-        let mut slots = vec![u8::MAX; (last - first) / 8 + 1];
-        for (i, v) in variables.iter().enumerate().take(usize::from(u8::MAX)) {
-            if let Some(slot) = slots.get_mut((address(v) - first) / 8).filter(|s| **s == u8::MAX) {
-                *slot = i as u8;
-            }
-        }
-        AddressIndex { first, slots }
-    }
-}
-
-impl Catalogue {
-    /// The variable whose name is `name` itself (the same text at the same address: a [`BuiltinVar::name`] handed
-    /// out earlier, as name resolution's `Symbol::Builtin` carries it), found from the address alone instead of
-    /// hashing and comparing the text. `None` for any other string, even of the same text.
-    #[inline]
-    fn variable_named_by_catalogue(&self, name: &str) -> Option<&BuiltinVar> {
-        let offset = (name.as_ptr() as usize).checked_sub(self.by_address.first)?;
-        let &i = self.by_address.slots.get(offset / 8)?;
-        self.variables.get(usize::from(i)).filter(|v| std::ptr::eq(v.name, name))
-    }
-
-    /// The variable named `name`, by its text (kept out of line: the address path is the common one).
-    #[inline(never)]
-    fn variable_by_text(&self, name: &str) -> Option<&BuiltinVar> {
-        let &i = self.variables_by_name.get(name)?;
-        self.variables.get(i)
-    }
+    /// The id of each variable by name (names are unique).
+    variables_by_name: HashMap<&'static str, VarId>,
 }
 
 fn catalogue() -> &'static Catalogue {
@@ -449,9 +429,11 @@ fn parse_table(table: &'static str) -> Catalogue {
             },
         }
     }
-    let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, i)).collect();
-    let by_address = AddressIndex::new(&variables);
-    Catalogue { functions, by_name, variables, variables_by_name, by_address }
+    if variables.len() > MAX_VARIABLES {
+        table_error(0, &format!("more than {MAX_VARIABLES} variables"));
+    }
+    let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, VarId(i as u8))).collect();
+    Catalogue { functions, by_name, variables, variables_by_name }
 }
 
 /// Parses one function line, appends its overloads, and returns the function name.
@@ -707,14 +689,13 @@ mod tests {
     }
 
     #[test]
-    fn a_variable_is_found_by_its_own_name_and_by_a_copy_of_it() {
-        for v in variables() {
-            assert!(std::ptr::eq(variable(v.name).expect("by the catalogue's name"), v));
-            assert!(std::ptr::eq(variable(&String::from(v.name)).expect("by a copy"), v));
-            // A part of a name, at the name's own address, is no name.
-            assert!(variable(&v.name[..v.name.len() - 1]).is_none_or(|w| w.name.len() < v.name.len()));
+    fn a_variable_id_names_its_entry() {
+        for (i, v) in variables().iter().enumerate() {
+            let id = variable_id(v.name).expect("by name");
+            assert_eq!((id.index(), id.name()), (i, v.name));
+            assert!(std::ptr::eq(id.var(), v));
         }
-        assert!(variable("gl_NotAVariable").is_none());
+        assert!(variable_id("gl_NotAVariable").is_none() && variable_id(DEPTH_RANGE).is_none());
     }
 
     #[test]

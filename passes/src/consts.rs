@@ -482,8 +482,8 @@ impl<'m> Folder<'m> {
                             (Constness::NotConst, None)
                         }
                     }
-                    [Symbol::Builtin(name)] if name.starts_with("gl_Max") => (Constness::Const, None),
-                    [Symbol::Builtin(_)] | [Symbol::IoMember(..)] => (Constness::NotConst, None),
+                    [Symbol::Builtin(v)] if v.name().starts_with("gl_Max") => (Constness::Const, None),
+                    [Symbol::Builtin(_) | Symbol::DepthRange | Symbol::IoMember(..)] => (Constness::NotConst, None),
                     _ => (Constness::Unknown, None),
                 },
                 _ => (Constness::Unknown, None),

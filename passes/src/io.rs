@@ -7,7 +7,7 @@
 //! Input contract: the module, [`Resolution`], [`Typing`] and the [`CallGraph`]. Output: [`IoRoles`] with clues
 //! of category G, plus NotAnLValue for writes to stage inputs.
 
-use crate::builtins;
+use crate::builtins::{self, VarId};
 use crate::callgraph::CallGraph;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{Resolution, Resolved, Symbol};
@@ -92,34 +92,27 @@ pub struct PassIo {
     pub fragment_builtins: BuiltinSet,
 }
 
-/// A set of builtin variable names, in name order: the output builtins a stage writes, a handful at most (never
-/// more than the catalogue's variables), kept inline.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BuiltinSet(SmallList<&'static str, 4>);
+/// A set of builtin variables (the output builtins a stage writes): one bit per catalogue entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuiltinSet(u64);
 
 impl BuiltinSet {
-    pub fn insert(&mut self, name: &'static str) {
-        if !self.contains(name) {
-            self.0.push(name);
-            self.0.sort_unstable();
-        }
+    pub fn insert(&mut self, var: VarId) {
+        // Below 64: the catalogue has at most `builtins::MAX_VARIABLES`.
+        self.0 |= 1u64.wrapping_shl(var.index() as u32);
     }
 
+    /// Whether the set has the variable named `name` (a handful of members at most: compared by name).
     pub fn contains(&self, name: &str) -> bool {
-        self.0.contains(&name)
-    }
-
-    /// The names, in name order.
-    pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.0.iter().copied()
-    }
-}
-
-impl Extend<&'static str> for BuiltinSet {
-    fn extend<I: IntoIterator<Item = &'static str>>(&mut self, names: I) {
-        for name in names {
-            self.insert(name);
+        let mut bits = self.0;
+        while bits != 0 {
+            let index = bits.trailing_zeros() as usize;
+            if builtins::variables().get(index).is_some_and(|v| v.name == name) {
+                return true;
+            }
+            bits &= bits - 1;
         }
+        false
     }
 }
 
@@ -193,7 +186,7 @@ struct ScanPools {
     /// Per expression: whether it is written (an assignment target or on the base chain of one).
     written: Vec<bool>,
     /// Builtins written (as assignment targets), with the span of each write, in arena order.
-    builtins_written: Vec<(&'static str, Span)>,
+    builtins_written: Vec<(VarId, Span)>,
 }
 
 /// The expressions of one function that IO roles look at: its ranges of the [`ScanPools`].
@@ -214,7 +207,7 @@ impl ScanPools {
         self.written.get(scan.written as usize + e.index()).copied().unwrap_or(false)
     }
 
-    fn builtins_written(&self, scan: &FunctionScan) -> &[(&'static str, Span)] {
+    fn builtins_written(&self, scan: &FunctionScan) -> &[(VarId, Span)] {
         let (start, end) = scan.builtins_written;
         self.builtins_written.get(start as usize..end as usize).unwrap_or_default()
     }
@@ -373,16 +366,18 @@ impl<'m> IoCx<'m> {
         }
         for &f in vorder {
             let scan = self.scan(f);
-            io.vertex_builtins.extend(self.pools.builtins_written(&scan).iter().map(|(n, _)| *n));
+            for &(var, _) in self.pools.builtins_written(&scan) {
+                io.vertex_builtins.insert(var);
+            }
         }
         // First write of each fragment output mechanism's builtin, in source order.
         const OUTPUT_BUILTINS: [&str; 2] = ["gl_FragColor", "gl_FragData"];
         let mut first_writes: [Option<Span>; 2] = [None, None];
         for &f in forder {
             let scan = self.scan(f);
-            for &(name, span) in self.pools.builtins_written(&scan) {
-                io.fragment_builtins.insert(name);
-                let Some(i) = OUTPUT_BUILTINS.iter().position(|b| *b == name) else { continue };
+            for &(var, span) in self.pools.builtins_written(&scan) {
+                io.fragment_builtins.insert(var);
+                let Some(i) = OUTPUT_BUILTINS.iter().position(|b| *b == var.name()) else { continue };
                 let slot = first_writes[i].get_or_insert(span);
                 if (span.file, span.start) < (slot.file, slot.start) {
                     *slot = span;
@@ -588,8 +583,8 @@ impl<'m> IoCx<'m> {
                     }
                     if let Resolved::Symbols(s) = &idents[t] {
                         for sym in s {
-                            if let Symbol::Builtin(name) = sym {
-                                pools.builtins_written.push((*name, e.span));
+                            if let Symbol::Builtin(var) = sym {
+                                pools.builtins_written.push((*var, e.span));
                             }
                         }
                     }
@@ -680,19 +675,16 @@ impl<'m> IoCx<'m> {
                                         self.not_writable(*s, *name, stage, e.span);
                                     }
                                 }
-                                Symbol::Builtin(name) => {
-                                    if let Some(var) = builtins::variable(name) {
-                                        let ok = match stage {
-                                            Stage::Vertex => var.stages.vertex,
-                                            Stage::Fragment => var.stages.fragment,
-                                        };
-                                        if !ok {
-                                            let clue = IoClue::StageMismatch {
-                                                name: (*name).into(),
-                                                stage: stage.name().into(),
-                                            };
-                                            self.io(clue, e.span);
-                                        }
+                                Symbol::Builtin(id) => {
+                                    let var = id.var();
+                                    let ok = match stage {
+                                        Stage::Vertex => var.stages.vertex,
+                                        Stage::Fragment => var.stages.fragment,
+                                    };
+                                    if !ok {
+                                        let clue =
+                                            IoClue::StageMismatch { name: var.name.into(), stage: stage.name().into() };
+                                        self.io(clue, e.span);
                                     }
                                 }
                                 _ => {}

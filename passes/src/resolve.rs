@@ -34,8 +34,11 @@ use std::collections::hash_map::Entry;
 pub enum Symbol {
     Local(LocalId),
     Global(GlobalId),
-    /// A builtin variable or constant (`gl_Position`, `gl_MaxDrawBuffers`).
-    Builtin(&'static str),
+    /// A builtin variable or constant (`gl_Position`, `gl_MaxDrawBuffers`): its catalogue entry.
+    Builtin(builtins::VarId),
+    /// `gl_DepthRange`, the builtin of struct type (not among [`builtins::variables`]: see
+    /// [`builtins::DEPTH_RANGE`]).
+    DepthRange,
     /// A macro the engine defines at run time (preserving mode only); its value is unknown.
     RuntimeMacro(Name),
     /// A member of a pass's IO struct used by its bare name, as the engine allows (it declares varyings as
@@ -1017,11 +1020,11 @@ impl<'m> Resolver<'m> {
         incompatible: Option<Span>,
     ) -> Resolved {
         let text = self.name(name);
-        if let Some(var) = builtins::variable(text) {
-            return Resolved::Symbols(Symbols::one(Symbol::Builtin(var.name)));
+        if let Some(var) = builtins::variable_id(text) {
+            return Resolved::Symbols(Symbols::one(Symbol::Builtin(var)));
         }
         if text == builtins::DEPTH_RANGE {
-            return Resolved::Symbols(Symbols::one(Symbol::Builtin(builtins::DEPTH_RANGE)));
+            return Resolved::Symbols(Symbols::one(Symbol::DepthRange));
         }
         if let Some(member) = self.io_member(name) {
             return Resolved::Symbols(Symbols::one(member));

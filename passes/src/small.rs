@@ -8,7 +8,11 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 /// Up to `N` items inline, more on the heap. Reads as a slice (through `Deref`).
+///
+/// The tag is an explicit byte: without it, a list whose inline items are smaller than a `Vec` keeps its tag in
+/// the vector's capacity, and every read compares a word against the niche values (measured slower).
 #[derive(Clone)]
+#[repr(u8)]
 pub enum SmallList<T: Copy, const N: usize> {
     /// The first `len` items of `items` (the rest are filler copies).
     Inline { len: u8, items: [T; N] },

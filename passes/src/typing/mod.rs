@@ -709,7 +709,7 @@ impl<'m> Typer<'m> {
             Expr::Member { base, member, member_span } => {
                 let b = self.expr_in(owner, arena, *base);
                 if let Resolved::Symbols(s) = self.resolved(owner, *base) {
-                    if s.as_slice() == [Symbol::Builtin(builtins::DEPTH_RANGE)] {
+                    if s.as_slice() == [Symbol::DepthRange] {
                         return match builtins::depth_range_field(m.name(*member)) {
                             Some(t) => Type::Known(t),
                             None => {
@@ -781,10 +781,9 @@ impl<'m> Typer<'m> {
                 Owner::Global => Type::Unknown(UnknownReason::Error),
             },
             Symbol::Global(g) => self.out.globals[*g].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error)),
-            // `gl_DepthRange` is a builtin struct `Ty` cannot name; its fields are typed in `member`.
-            Symbol::Builtin(name) => {
-                builtins::variable(name).map(|v| Type::Known(v.ty)).unwrap_or(Type::Unknown(UnknownReason::Variant))
-            }
+            Symbol::Builtin(v) => Type::Known(v.var().ty),
+            // `gl_DepthRange` is a builtin struct `Ty` cannot name; its fields are typed in `Expr::Member`.
+            Symbol::DepthRange => Type::Unknown(UnknownReason::Variant),
             Symbol::RuntimeMacro(_) => Type::Unknown(UnknownReason::RuntimeMacro),
             Symbol::IoMember(s, name) => self
                 .struct_members(*s)
@@ -895,10 +894,10 @@ impl<'m> Typer<'m> {
                             None
                         }
                     }
-                    Symbol::Builtin(b) => builtins::variable(b)
-                        .filter(|v| !v.writable)
-                        .map(|_| format!("'{name}' is a read-only builtin variable")),
-                    Symbol::RuntimeMacro(_) | Symbol::IoMember(..) => None,
+                    Symbol::Builtin(v) => {
+                        (!v.var().writable).then(|| format!("'{name}' is a read-only builtin variable"))
+                    }
+                    Symbol::DepthRange | Symbol::RuntimeMacro(_) | Symbol::IoMember(..) => None,
                 })
             }
             Expr::Member { base, .. } => {

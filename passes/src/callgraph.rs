@@ -53,7 +53,6 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
             .map(|(id, _)| id)
             .unwrap_or(f)
     };
-    let mut any_call = false;
     for (f, func) in m.functions.iter() {
         let owner = Owner::Function(f);
         let mut sites = Vec::new();
@@ -71,12 +70,11 @@ pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGr
                 sites.push(CallSite { callee: definition(t), span: *callee_span });
             }
         }
-        any_call |= !sites.is_empty();
         out.calls[f] = sites;
     }
 
     let mut walk = Walk::default();
-    if any_call && walk.has_cycle(&out.calls) {
+    if walk.has_cycle(&out.calls) {
         out.clues = recursion_clues(m, &out.calls);
     }
 
@@ -117,6 +115,10 @@ impl Walk {
 
     /// Whether the graph of `calls` has a cycle (a function that calls itself, directly or not).
     fn has_cycle(&mut self, calls: &SecondaryMap<FunctionId, Vec<CallSite>>) -> bool {
+        // Without calls, no cycle (and no walk state to set up).
+        if calls.values().all(Vec::is_empty) {
+            return false;
+        }
         self.reset(calls.values().len());
         let Walk { state, path, .. } = self;
         for root in calls.keys() {

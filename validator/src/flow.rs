@@ -8,8 +8,8 @@
 
 use crate::diagnostic::{Diagnostic, DiagnosticType};
 use shaderlab_ir::{
-    Block, CondRegion, FunctionId, Guarded, LocalKind, Module, Note, PassKind, Severity, Span, Statement, StmtKind,
-    Storage,
+    Block, CondRegion, FunctionId, Guarded, LocalKind, Module, Note, PassKind, SecondaryMap, Severity, Span, Statement,
+    StmtKind, Storage,
 };
 use shaderlab_passes::variants::{CondCtx, ELSE_BRANCH};
 use shaderlab_passes::{Facts, Ty};
@@ -73,13 +73,11 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
     let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     // Per function: whether some pass's vertex stage runs it.
-    let mut vertex_functions = vec![false; m.functions.len()];
+    let mut vertex_functions: SecondaryMap<FunctionId, bool> = SecondaryMap::with_capacity(m.functions.len());
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {
-            for f in facts.calls.vertex_order.get(pass).into_iter().flatten() {
-                if let Some(slot) = vertex_functions.get_mut(f.as_u32() as usize) {
-                    *slot = true;
-                }
+            for &f in facts.calls.vertex_order.get(pass).into_iter().flatten() {
+                vertex_functions[f] = true;
             }
         }
     }
@@ -110,7 +108,7 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
             }
         }
         let Some(body) = &func.body else { continue };
-        let vertex = vertex_functions.get(f.as_u32() as usize).copied().unwrap_or(false);
+        let vertex = vertex_functions[f];
         let mut walk = Walk { loops: 0, switches: 0, vertex };
         cx.block_stmts(&body.stmts, &mut walk);
         let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);

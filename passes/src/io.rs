@@ -149,7 +149,10 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
         written: Vec::with_capacity(m.functions.values().map(|f| f.exprs.len()).sum()),
         ..ScanPools::default()
     };
-    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools };
+    // With one program pass no struct is checked twice: nothing to remember.
+    let several = m.passes.values().filter(|p| matches!(p.kind, PassKind::Program { .. })).nth(1).is_some();
+    let checked = several.then(SecondaryMap::new);
+    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools, checked };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;
@@ -174,7 +177,15 @@ struct IoCx<'m> {
     scans: Vec<Option<FunctionScan>>,
     /// The scans' lists.
     pools: ScanPools,
+    /// Per struct: the checks of [`IoCx::check_io_struct`] and [`IoCx::check_mrt`] already run (`CHECKED_*`
+    /// bits). Passes share IO structs, and what a check reports depends only on the struct and its role, so
+    /// each runs once per module (a repeat would find only clues already reported). `None` with one program pass.
+    checked: Option<SecondaryMap<StructId, u8>>,
 }
+
+const CHECKED_ATTRIBUTES: u8 = 1;
+const CHECKED_VARYINGS: u8 = 2;
+const CHECKED_MRT: u8 = 4;
 
 /// The expressions the functions' scans found, one function's after the other (in scan order): each
 /// [`FunctionScan`] is a range of each pool.
@@ -451,7 +462,19 @@ impl<'m> IoCx<'m> {
         span
     }
 
+    /// Whether check `bit` of struct `s` has still to run (and marks it run).
+    fn first_check(&mut self, s: StructId, bit: u8) -> bool {
+        let Some(checked) = &mut self.checked else { return true };
+        let done = &mut checked[s];
+        let first = *done & bit == 0;
+        *done |= bit;
+        first
+    }
+
     fn check_io_struct(&mut self, s: StructId, varyings: bool) {
+        if !self.first_check(s, if varyings { CHECKED_VARYINGS } else { CHECKED_ATTRIBUTES }) {
+            return;
+        }
         let m = self.m;
         let members = self.member_types(s);
         for &(mem, ty) in members.iter() {
@@ -509,6 +532,9 @@ impl<'m> IoCx<'m> {
     }
 
     fn check_mrt(&mut self, s: StructId) {
+        if !self.first_check(s, CHECKED_MRT) {
+            return;
+        }
         let m = self.m;
         let members = self.member_types(s);
         let mut used: BTreeMap<i64, Span> = BTreeMap::new();

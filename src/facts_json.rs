@@ -60,7 +60,7 @@ pub fn facts_json(module: &Module, facts: &Facts) -> Value {
                 }
                 match facts.resolution.calls.get(owner, e) {
                     CallTarget::Callable { user, builtin } => {
-                        obj.insert("calls".into(), json!({ "user": user.len(), "builtin": builtin }));
+                        obj.insert("calls".into(), json!({ "user": user.len(), "builtin": builtin.is_some() }));
                     }
                     CallTarget::Constructor(_) => {
                         obj.insert("calls".into(), json!("struct constructor"));

@@ -418,7 +418,7 @@ impl<'a> Writer<'a> {
             }
             Callee::None => match self.facts.resolution.calls.get(owner, e) {
                 CallTarget::Callable { user, .. } if !user.is_empty() => out.push_str(self.names.global(m, callee)),
-                CallTarget::Callable { builtin: true, .. } => self.builtin_call(out, text, None, owner, args, span),
+                CallTarget::Callable { builtin: Some(_), .. } => self.builtin_call(out, text, None, owner, args, span),
                 CallTarget::Constructor(_) => out.push_str(self.names.global(m, callee)),
                 CallTarget::Callable { .. } | CallTarget::NotACall | CallTarget::Unresolved => out.push_str(text),
             },

@@ -116,10 +116,34 @@ pub fn functions() -> &'static [Overload] {
 
 /// All overloads of `name` in table order; empty when `name` is not a builtin function.
 pub fn overloads(name: &str) -> &'static [Overload] {
-    let catalogue = catalogue();
-    match catalogue.by_name.get(name) {
-        Some(range) => &catalogue.functions[range.clone()],
-        None => &[],
+    function(name).map_or(&[], BuiltinFn::overloads)
+}
+
+/// The builtin function named `name` (by its text: name resolution's lookup; typing holds a [`BuiltinFn`]).
+pub fn function(name: &str) -> Option<BuiltinFn> {
+    catalogue().by_name.get(name).copied()
+}
+
+/// A builtin function name: the range of its overloads in [`functions`]. Only the catalogue makes one (name
+/// resolution keeps it in `CallTarget::Callable`), so it always names overloads: typing reads them without
+/// looking the name up again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinFn {
+    start: u16,
+    end: u16,
+}
+
+impl BuiltinFn {
+    /// The overloads, in table order.
+    #[inline]
+    pub fn overloads(self) -> &'static [Overload] {
+        &functions()[self.first_index()..usize::from(self.end)]
+    }
+
+    /// The index in [`functions`] of the first overload (the others follow).
+    #[inline]
+    pub fn first_index(self) -> usize {
+        usize::from(self.start)
     }
 }
 
@@ -127,17 +151,6 @@ pub fn overloads(name: &str) -> &'static [Overload] {
 /// Stage and version are not considered: check [`Overload::stages`] and [`Overload::availability`].
 pub fn resolve(name: &str, args: &[Ty]) -> Option<&'static Overload> {
     overloads(name).iter().find(|o| o.params == args)
-}
-
-/// The index in [`functions`] of an overload the catalogue returned (`None` for any other value).
-pub fn index_of(overload: &Overload) -> Option<usize> {
-    // The catalogue's overloads are one slice: an overload it returned is an element of it, found by address
-    // (no name lookup). Any other value lies outside the slice, or is not at an element's address.
-    let all = functions();
-    let offset = (overload as *const Overload as usize).checked_sub(all.as_ptr() as usize)?;
-    let size = std::mem::size_of::<Overload>();
-    let index = offset / size;
-    (offset % size == 0 && index < all.len() && std::ptr::eq(&all[index], overload)).then_some(index)
 }
 
 pub fn is_builtin_function(name: &str) -> bool {
@@ -189,7 +202,7 @@ pub const MAX_VARIABLES: usize = 64;
 
 struct Catalogue {
     functions: Vec<Overload>,
-    by_name: HashMap<&'static str, Range<usize>>,
+    by_name: HashMap<&'static str, BuiltinFn>,
     variables: Vec<BuiltinVar>,
     /// The id of each variable by name (names are unique).
     variables_by_name: HashMap<&'static str, VarId>,
@@ -432,6 +445,13 @@ fn parse_table(table: &'static str) -> Catalogue {
     if variables.len() > MAX_VARIABLES {
         table_error(0, &format!("more than {MAX_VARIABLES} variables"));
     }
+    if functions.len() > usize::from(u16::MAX) {
+        table_error(0, "more than 65535 function overloads");
+    }
+    let by_name = by_name
+        .into_iter()
+        .map(|(name, range)| (name, BuiltinFn { start: range.start as u16, end: range.end as u16 }))
+        .collect();
     let variables_by_name = variables.iter().enumerate().map(|(i, v)| (v.name, VarId(i as u8))).collect();
     Catalogue { functions, by_name, variables, variables_by_name }
 }
@@ -586,7 +606,8 @@ mod tests {
             assert_eq!(o.modes.len(), o.params.len());
             assert!(overloads(o.name).iter().any(|x| std::ptr::eq(x, o)));
             assert!(is_builtin_function(o.name));
-            assert_eq!(index_of(o).map(|i| &functions()[i]), Some(o));
+            let f = function(o.name).expect("by name");
+            assert!(std::ptr::eq(&functions()[f.first_index()], &f.overloads()[0]));
         }
         assert!(!is_builtin_function("texture3D") && overloads("main").is_empty());
     }

@@ -71,10 +71,10 @@ pub enum CallTarget {
     #[default]
     NotACall,
     /// User overloads visible at the call (declared before it; read them with [`Resolution::functions`]) and
-    /// whether a builtin of that name exists.
+    /// the builtin function of that name, if there is one.
     Callable {
         user: ListRef<FunctionId>,
-        builtin: bool,
+        builtin: Option<builtins::BuiltinFn>,
     },
     /// A struct constructor (the structs of that name: read them with [`Resolution::structs`]).
     Constructor(ListRef<StructId>),
@@ -1078,8 +1078,8 @@ impl<'m> Resolver<'m> {
         }
         let user = ListRef::since(pool, start);
         let text = self.name(name);
-        let builtin = builtins::is_builtin_function(text);
-        if !user.is_empty() || builtin {
+        let builtin = builtins::function(text);
+        if !user.is_empty() || builtin.is_some() {
             return CallTarget::Callable { user, builtin };
         }
         self.undefined_call(name, span, ctx)

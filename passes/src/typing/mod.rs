@@ -939,14 +939,12 @@ impl<'m> Typer<'m> {
                 self.struct_constructor(*s, args, span)
             }
             CallTarget::Callable { user, builtin } => {
-                let builtin = *builtin;
+                let overloads = builtin.map_or(&[][..], builtins::BuiltinFn::overloads);
                 let user = self.res.functions(*user);
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
                     let mut rets: Vec<Option<Ty>> = user.iter().map(|f| self.out.returns[*f]).collect();
-                    if builtin {
-                        rets.extend(builtins::overloads(name).iter().map(|o| Some(o.ret)));
-                    }
+                    rets.extend(overloads.iter().map(|o| Some(o.ret)));
                     return match rets.first() {
                         Some(Some(r)) if rets.iter().all(|x| x.as_ref() == Some(r)) => Type::Known(*r),
                         _ => Type::Unknown(UnknownReason::Variant),
@@ -956,7 +954,6 @@ impl<'m> Typer<'m> {
                 // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
                 let candidates: Vec<(FunctionId, ParamTypes)> =
                     user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
-                let overloads = if builtin { builtins::overloads(name) } else { &[] };
                 if !all_known {
                     // Some argument is unknown: settle for a return type all same-arity candidates share.
                     let mut rets: Vec<Option<Ty>> = candidates
@@ -997,9 +994,9 @@ impl<'m> Typer<'m> {
                         return self.out.returns[*f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
                 }
-                for o in overloads {
+                for (i, o) in overloads.iter().enumerate() {
                     if o.params.as_slice() == known.as_slice() {
-                        let index = builtins::index_of(o).unwrap_or(0);
+                        let index = builtin.map_or(0, |b| b.first_index() + i);
                         self.out.callees.set(owner, id, Callee::Builtin(index));
                         if o.modes.contains(&builtins::ParamMode::Out) {
                             self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));

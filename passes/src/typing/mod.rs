@@ -156,7 +156,6 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         contexts,
         arg_pool: Vec::new(),
         out: Typing::default(),
-        cur: None,
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
     };
@@ -174,14 +173,13 @@ struct Typer<'m> {
     /// Emptied argument lists, for reuse (see [`Typer::args`]).
     arg_pool: Vec<Vec<(Type, Span)>>,
     out: Typing,
-    /// The arena of the function being typed, looked up once per function rather than once per expression.
-    cur: Option<Cursor<'m>>,
     ctx: CondCtx,
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
     dead_clue: PassClue,
 }
 
-/// One owner's expression arena and its entries in the resolution's tables (for many lookups in it).
+/// One owner's expression arena and its entries in the resolution's tables, looked up once per function (or
+/// per global declaration) and handed down the walk of its expressions.
 struct Cursor<'m> {
     owner: Owner,
     exprs: &'m Arena,
@@ -215,23 +213,9 @@ pub fn type_name(m: &Module, t: &Ty) -> String {
 }
 
 impl<'m> Typer<'m> {
-    fn arena(&self, owner: Owner) -> &'m Arena {
-        if let Some(cur) = &self.cur {
-            if owner == cur.owner {
-                return cur.exprs;
-            }
-        }
-        owner.arena(self.m)
-    }
-
-    /// What identifier `id` of `owner` resolved to.
-    fn resolved(&self, owner: Owner, id: ExprId) -> &'m Resolved {
-        if let Some(cur) = &self.cur {
-            if owner == cur.owner {
-                return cur.idents.get(id);
-            }
-        }
-        self.res.idents.get(owner, id)
+    /// The cursor of the global expressions (array sizes and initializers of globals, struct member sizes).
+    fn global_cursor(&self) -> Cursor<'m> {
+        Cursor::of(self.m, self.res, Owner::Global)
     }
 
     fn clue(&mut self, kind: TypeClue, span: Span) -> &mut PassClue {
@@ -322,23 +306,25 @@ impl<'m> Typer<'m> {
         match item {
             GlobalItem::Var(g) => {
                 let global = &m.globals[*g];
-                self.spec_dims(&global.ty, Owner::Global);
+                let cur = self.global_cursor();
+                self.spec_dims(&global.ty, &cur);
                 let declared = self.out.globals[*g];
                 if global.is_uniform() && declared == Some(Ty::Void) {
                     let ty = "void".to_owned();
                     self.clue(TypeClue::InvalidUniformType { ty }, global.ty.span);
                 }
                 if let Some(init) = global.init {
-                    let t = self.expr(Owner::Global, init);
+                    let t = self.expr(&cur, init);
                     if let Some(declared) = declared {
-                        let span = self.arena(Owner::Global)[init].span;
+                        let span = cur.exprs[init].span;
                         self.check_assign(&declared, &t, span);
                     }
                 }
             }
             GlobalItem::Function(f) => self.function(*f),
             GlobalItem::Struct(s) => {
-                Guarded::for_each_item(&m.structs[*s].members, &mut |mem| self.spec_dims(&mem.ty, Owner::Global));
+                let cur = self.global_cursor();
+                Guarded::for_each_item(&m.structs[*s].members, &mut |mem| self.spec_dims(&mem.ty, &cur));
             }
             GlobalItem::Define(d) => {
                 if let Some(body) = m.macros[*d].body_expr {
@@ -353,9 +339,8 @@ impl<'m> Typer<'m> {
     fn function(&mut self, f: FunctionId) {
         let m = self.m;
         let func = &m.functions[f];
-        let owner = Owner::Function(f);
-        self.cur = Some(Cursor::of(m, self.res, owner));
-        self.spec_dims(&func.return_type, owner);
+        let cur = Cursor::of(m, self.res, Owner::Function(f));
+        self.spec_dims(&func.return_type, &cur);
         if let Some(Ty::Sampler(_)) = self.out.returns[f] {
             let ty = self.name_of(&Ty::Sampler(match self.out.returns[f] {
                 Some(Ty::Sampler(s)) => s,
@@ -366,37 +351,37 @@ impl<'m> Typer<'m> {
         let ctx = self.ctx.clone();
         if let Some(body) = &func.body {
             self.out.has_switch[f].get_or_insert(false);
-            self.stmts(f, &body.stmts, &ctx);
+            self.stmts(f, &cur, &body.stmts, &ctx);
         }
-        self.cur = None;
     }
 
-    fn stmts(&mut self, f: FunctionId, stmts: &'m [Guarded<Statement>], ctx: &CondCtx) {
+    fn stmts(&mut self, f: FunctionId, cur: &Cursor<'m>, stmts: &'m [Guarded<Statement>], ctx: &CondCtx) {
         for s in stmts {
             match s {
                 Guarded::Item(s) => {
                     self.set_ctx(ctx);
-                    self.stmt(f, s, ctx);
+                    self.stmt(f, cur, s, ctx);
                 }
-                Guarded::Cond(region) => self.region(region, ctx, false, &mut |t, items, ctx| t.stmts(f, items, ctx)),
+                Guarded::Cond(region) => {
+                    self.region(region, ctx, false, &mut |t, items, ctx| t.stmts(f, cur, items, ctx))
+                }
             }
         }
     }
 
-    fn condition(&mut self, owner: Owner, e: ExprId) {
-        let t = self.expr(owner, e);
+    fn condition(&mut self, cur: &Cursor<'m>, e: ExprId) {
+        let t = self.expr(cur, e);
         if let Type::Known(ty) = t {
             if ty != Ty::BOOL {
-                let span = self.arena(owner)[e].span;
+                let span = cur.exprs[e].span;
                 let found = self.name_of(&ty);
                 self.clue(TypeClue::NonBoolCondition { found }, span);
             }
         }
     }
 
-    fn stmt(&mut self, f: FunctionId, s: &'m Statement, ctx: &CondCtx) {
+    fn stmt(&mut self, f: FunctionId, cur: &Cursor<'m>, s: &'m Statement, ctx: &CondCtx) {
         let m = self.m;
-        let owner = Owner::Function(f);
         match &s.kind {
             StmtKind::Empty
             | StmtKind::Break
@@ -408,17 +393,17 @@ impl<'m> Typer<'m> {
             | StmtKind::Undef(_)
             | StmtKind::Prototype(_) => {}
             StmtKind::Expr(e) => {
-                self.expr(owner, *e);
+                self.expr(cur, *e);
             }
             StmtKind::Case(e) => {
-                self.expr(owner, *e);
+                self.expr(cur, *e);
             }
             StmtKind::Declare(locals) => {
                 for &l in locals {
                     let local = &m.functions[f].locals[l];
-                    self.spec_dims(&local.ty, owner);
+                    self.spec_dims(&local.ty, cur);
                     let Some(init) = local.init else { continue };
-                    let t = self.expr(owner, init);
+                    let t = self.expr(cur, init);
                     let declared = self.out.locals[f][l];
                     match (declared, &t) {
                         // `float a[] = float[](...)`: the size comes from the initializer.
@@ -436,39 +421,40 @@ impl<'m> Typer<'m> {
                 }
             }
             StmtKind::Struct { id, .. } => {
-                Guarded::for_each_item(&m.structs[*id].members, &mut |mem| self.spec_dims(&mem.ty, Owner::Global));
+                let global = self.global_cursor();
+                Guarded::for_each_item(&m.structs[*id].members, &mut |mem| self.spec_dims(&mem.ty, &global));
             }
-            StmtKind::Block(b) => self.stmts(f, &b.stmts, ctx),
+            StmtKind::Block(b) => self.stmts(f, cur, &b.stmts, ctx),
             StmtKind::If { condition, accept, reject } => {
-                self.condition(owner, *condition);
-                self.stmt(f, accept, ctx);
+                self.condition(cur, *condition);
+                self.stmt(f, cur, accept, ctx);
                 if let Some(r) = reject {
-                    self.stmt(f, r, ctx);
+                    self.stmt(f, cur, r, ctx);
                 }
             }
             StmtKind::For { init, condition, update, body } => {
                 if let Some(i) = init {
-                    self.stmt(f, i, ctx);
+                    self.stmt(f, cur, i, ctx);
                 }
                 if let Some(c) = condition {
-                    self.condition(owner, *c);
+                    self.condition(cur, *c);
                 }
                 if let Some(u) = update {
-                    self.expr(owner, *u);
+                    self.expr(cur, *u);
                 }
-                self.stmt(f, body, ctx);
+                self.stmt(f, cur, body, ctx);
             }
             StmtKind::While { condition, body } => {
-                self.condition(owner, *condition);
-                self.stmt(f, body, ctx);
+                self.condition(cur, *condition);
+                self.stmt(f, cur, body, ctx);
             }
             StmtKind::DoWhile { body, condition } => {
-                self.stmt(f, body, ctx);
-                self.condition(owner, *condition);
+                self.stmt(f, cur, body, ctx);
+                self.condition(cur, *condition);
             }
             StmtKind::Switch { selector, body } => {
                 self.out.has_switch[f] = Some(true);
-                let t = self.expr(owner, *selector);
+                let t = self.expr(cur, *selector);
                 if let Type::Known(ty) = t {
                     if !matches!(ty, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {
                         let span = m.functions[f].exprs[*selector].span;
@@ -476,12 +462,12 @@ impl<'m> Typer<'m> {
                         self.clue(TypeClue::NonIntegerSwitch { found }, span);
                     }
                 }
-                self.stmts(f, &body.stmts, ctx);
+                self.stmts(f, cur, &body.stmts, ctx);
             }
             StmtKind::Return(value) => {
                 let expected = self.out.returns[f];
                 if let Some(e) = value {
-                    let t = self.expr(owner, *e);
+                    let t = self.expr(cur, *e);
                     let span = m.functions[f].exprs[*e].span;
                     match expected {
                         Some(Ty::Void) => {
@@ -513,10 +499,10 @@ impl<'m> Typer<'m> {
     }
 
     /// Type array-size expressions of a declaration.
-    fn spec_dims(&mut self, spec: &'m TypeSpec, owner: Owner) {
+    fn spec_dims(&mut self, spec: &'m TypeSpec, cur: &Cursor<'m>) {
         for d in &spec.dims {
             if let ArrayDim::Sized(e) = d {
-                self.expr(owner, *e);
+                self.expr(cur, *e);
             }
         }
     }
@@ -527,14 +513,9 @@ impl<'m> Typer<'m> {
     }
 
     /// Type an expression tree (post-order) and record every node.
-    fn expr(&mut self, owner: Owner, id: ExprId) -> Type {
-        self.expr_in(owner, self.arena(owner), id)
-    }
-
-    /// [`Typer::expr`] with `owner`'s arena (looked up once per expression tree, not once per node).
-    fn expr_in(&mut self, owner: Owner, arena: &'m Arena, id: ExprId) -> Type {
-        let t = self.expr_inner(owner, arena, id);
-        if let Some(slot) = self.out.exprs.get_mut(owner, id) {
+    fn expr(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
+        let t = self.expr_inner(cur, id);
+        if let Some(slot) = self.out.exprs.get_mut(cur.owner, id) {
             *slot = t;
         }
         t
@@ -542,21 +523,21 @@ impl<'m> Typer<'m> {
 
     /// The types of a call's or constructor's arguments; `None` when some are conditional. The list comes from
     /// a pool: give it back with [`Typer::recycle`].
-    fn args(&mut self, owner: Owner, arena: &'m Arena, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
+    fn args(&mut self, cur: &Cursor<'m>, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
         let mut out = self.arg_pool.pop().unwrap_or_default();
         let mut conditional = false;
         for a in args {
             match a {
                 Guarded::Item(e) => {
-                    let t = self.expr_in(owner, arena, *e);
-                    out.push((t, arena[*e].span));
+                    let t = self.expr(cur, *e);
+                    out.push((t, cur.exprs[*e].span));
                 }
                 Guarded::Cond(region) => {
                     conditional = true;
                     let ctx = self.ctx.clone();
                     self.region(region, &ctx, false, &mut |t, items, ctx| {
                         let saved = std::mem::replace(&mut t.ctx, ctx.clone());
-                        let list = t.args(owner, arena, items);
+                        let list = t.args(cur, items);
                         t.recycle(list);
                         t.ctx = saved;
                     });
@@ -578,9 +559,9 @@ impl<'m> Typer<'m> {
         }
     }
 
-    fn expr_inner(&mut self, owner: Owner, arena: &'m Arena, id: ExprId) -> Type {
+    fn expr_inner(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
         let m = self.m;
-        let e = &arena[id];
+        let e = &cur.exprs[id];
         let span = e.span;
         match &e.kind {
             Expr::Error => Type::Unknown(UnknownReason::Error),
@@ -590,16 +571,16 @@ impl<'m> Typer<'m> {
                 Literal::Uint { .. } => Ty::UINT,
                 Literal::Float { .. } => Ty::FLOAT,
             }),
-            Expr::Ident(_) => self.ident(owner, id),
+            Expr::Ident(_) => self.ident(cur, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    let list = self.args(owner, arena, args);
+                    let list = self.args(cur, args);
                     self.recycle(list);
                 }
-                self.macro_type(owner, id, args.is_some())
+                self.macro_type(cur, id, args.is_some())
             }
             Expr::Unary { op, operand } => {
-                let t = self.expr_in(owner, arena, *operand);
+                let t = self.expr(cur, *operand);
                 let Type::Known(ty) = t else {
                     return Type::Unknown(t.reason());
                 };
@@ -613,8 +594,8 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Binary { op, left, right } => {
-                let l = self.expr_in(owner, arena, *left);
-                let r = self.expr_in(owner, arena, *right);
+                let l = self.expr(cur, *left);
+                let r = self.expr(cur, *right);
                 let (Type::Known(lt), Type::Known(rt)) = (&l, &r) else {
                     return Type::Unknown(if l.known().is_none() { l.reason() } else { r.reason() });
                 };
@@ -628,9 +609,9 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Assign { op, target, value } => {
-                let t = self.expr_in(owner, arena, *target);
-                let v = self.expr_in(owner, arena, *value);
-                self.lvalue(owner, *target);
+                let t = self.expr(cur, *target);
+                let v = self.expr(cur, *value);
+                self.lvalue(cur, *target);
                 let (Type::Known(tt), Type::Known(vt)) = (&t, &v) else {
                     return t;
                 };
@@ -647,14 +628,14 @@ impl<'m> Typer<'m> {
                     },
                 };
                 if let Some(r) = result {
-                    let value_span = arena[*value].span;
+                    let value_span = cur.exprs[*value].span;
                     self.check_assign(tt, &Type::Known(r), if op.is_some() { span } else { value_span });
                 }
                 t
             }
             Expr::IncDec { op, target } => {
-                let t = self.expr_in(owner, arena, *target);
-                self.lvalue(owner, *target);
+                let t = self.expr(cur, *target);
+                self.lvalue(cur, *target);
                 if let Type::Known(ty) = &t {
                     if !ops::inc_dec(ty) {
                         let sym = match op {
@@ -669,9 +650,9 @@ impl<'m> Typer<'m> {
                 t
             }
             Expr::Select { condition, accept, reject } => {
-                self.condition(owner, *condition);
-                let a = self.expr_in(owner, arena, *accept);
-                let r = self.expr_in(owner, arena, *reject);
+                self.condition(cur, *condition);
+                let a = self.expr(cur, *accept);
+                let r = self.expr(cur, *reject);
                 let (Type::Known(at), Type::Known(rt)) = (&a, &r) else {
                     return Type::Unknown(if a.known().is_none() { a.reason() } else { r.reason() });
                 };
@@ -684,21 +665,21 @@ impl<'m> Typer<'m> {
                 }
             }
             Expr::Sequence { left, right } => {
-                self.expr_in(owner, arena, *left);
-                self.expr_in(owner, arena, *right)
+                self.expr(cur, *left);
+                self.expr(cur, *right)
             }
             Expr::Call { callee, args, .. } => {
-                let arg_types = self.args(owner, arena, args);
-                let target = self.res.calls.get(owner, id);
+                let arg_types = self.args(cur, args);
+                let target = self.res.calls.get(cur.owner, id);
                 let name = m.name(*callee);
-                let t = self.call(owner, id, name, target, arg_types.as_deref(), span);
+                let t = self.call(cur, id, name, target, arg_types.as_deref(), span);
                 self.recycle(arg_types);
                 t
             }
             Expr::Construct { ty, args } => {
-                self.spec_dims(ty, owner);
-                let arg_types = self.args(owner, arena, args);
-                let t = match (self.spec_ty(ty, owner), &arg_types) {
+                self.spec_dims(ty, cur);
+                let arg_types = self.args(cur, args);
+                let t = match (self.spec_ty(ty, cur.owner), &arg_types) {
                     (None, _) => Type::Unknown(UnknownReason::Error),
                     (Some(_), None) => Type::Unknown(UnknownReason::Variant),
                     (Some(target), Some(list)) => self.construct(&target, list, span),
@@ -707,8 +688,8 @@ impl<'m> Typer<'m> {
                 t
             }
             Expr::Member { base, member, member_span } => {
-                let b = self.expr_in(owner, arena, *base);
-                if let Resolved::Symbols(s) = self.resolved(owner, *base) {
+                let b = self.expr(cur, *base);
+                if let Resolved::Symbols(s) = cur.idents.get(*base) {
                     if s.as_slice() == [Symbol::DepthRange] {
                         return match builtins::depth_range_field(m.name(*member)) {
                             Some(t) => Type::Known(t),
@@ -725,15 +706,15 @@ impl<'m> Typer<'m> {
                     return Type::Unknown(b.reason());
                 };
                 let name = m.name(*member);
-                self.member(owner, id, &bt, name, *member_span)
+                self.member(cur.owner, id, &bt, name, *member_span)
             }
             Expr::Index { base, index } => {
-                let b = self.expr_in(owner, arena, *base);
-                let i = self.expr_in(owner, arena, *index);
+                let b = self.expr(cur, *base);
+                let i = self.expr(cur, *index);
                 if let Type::Known(it) = &i {
                     if !matches!(it, Ty::Scalar(shaderlab_ir::ScalarKind::Int | shaderlab_ir::ScalarKind::Uint)) {
                         let ty = self.name_of(it);
-                        let ispan = arena[*index].span;
+                        let ispan = cur.exprs[*index].span;
                         self.clue(TypeClue::NonIntegerIndex { ty }, ispan);
                     }
                 }
@@ -746,14 +727,14 @@ impl<'m> Typer<'m> {
                     Ty::Matrix { rows, .. } => Type::Known(Ty::Vector(shaderlab_ir::ScalarKind::Float, rows)),
                     other => {
                         let ty = self.name_of(&other);
-                        let bspan = arena[*base].span;
+                        let bspan = cur.exprs[*base].span;
                         self.clue(TypeClue::NonIndexableType { ty }, bspan);
                         Type::Unknown(UnknownReason::Error)
                     }
                 }
             }
             Expr::ArrayLength { base } => {
-                let b = self.expr_in(owner, arena, *base);
+                let b = self.expr(cur, *base);
                 match b {
                     Type::Known(Ty::Array(..)) => Type::Known(Ty::INT),
                     Type::Known(other) => {
@@ -767,9 +748,9 @@ impl<'m> Typer<'m> {
         }
     }
 
-    fn symbol_type(&self, owner: Owner, s: &Symbol) -> Type {
+    fn symbol_type(&self, cur: &Cursor<'m>, s: &Symbol) -> Type {
         match s {
-            Symbol::Local(l) => match owner {
+            Symbol::Local(l) => match cur.owner {
                 Owner::Function(f) => match self.out.locals[f][*l] {
                     Some(t) => Type::Known(t),
                     // A parameter declared by a macro (`TEXTURE2D_SHADOW_PARAM(x)`) has the macro's type.
@@ -799,11 +780,11 @@ impl<'m> Typer<'m> {
         matches!(self.m.types.get(spec.base), TypeInner::User(n) if self.m.macros.values().any(|d| d.name == n))
     }
 
-    fn ident(&mut self, owner: Owner, id: ExprId) -> Type {
-        match self.resolved(owner, id) {
-            Resolved::Symbols(symbols) if symbols.len() == 1 => self.symbol_type(owner, &symbols[0]),
+    fn ident(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
+        match cur.idents.get(id) {
+            Resolved::Symbols(symbols) if symbols.len() == 1 => self.symbol_type(cur, &symbols[0]),
             Resolved::Symbols(symbols) => {
-                let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(owner, s)).collect();
+                let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(cur, s)).collect();
                 match types.first() {
                     Some(first) if types.iter().all(|t| t == first) => *first,
                     // Alternatives that differ only in array length: an array of unknown length.
@@ -821,9 +802,9 @@ impl<'m> Typer<'m> {
     }
 
     /// A macro use is typed when every definition's body is a self-contained expression of one known type.
-    fn macro_type(&mut self, owner: Owner, id: ExprId, called: bool) -> Type {
+    fn macro_type(&mut self, cur: &Cursor<'m>, id: ExprId, called: bool) -> Type {
         let m = self.m;
-        let defs = self.res.macro_defs_of(owner, id);
+        let defs = self.res.macro_defs_of(cur.owner, id);
         let mut result: Option<Ty> = None;
         for d in defs {
             let def = &m.macros[*d];
@@ -846,39 +827,39 @@ impl<'m> Typer<'m> {
 
     /// Arguments passed to `out`/`inout` parameters must be writable.
     /// `writes` says, parameter by parameter, whether it is `out` or `inout`.
-    fn out_arguments(&mut self, owner: Owner, call: ExprId, writes: impl Iterator<Item = bool>) {
-        let Expr::Call { args, .. } = &self.arena(owner)[call].kind else { return };
+    fn out_arguments(&mut self, cur: &Cursor<'m>, call: ExprId, writes: impl Iterator<Item = bool>) {
+        let Expr::Call { args, .. } = &cur.exprs[call].kind else { return };
         let args = args.iter().filter_map(|a| match a {
             Guarded::Item(e) => Some(*e),
             Guarded::Cond(_) => None,
         });
         for (arg, write) in args.zip(writes) {
             if write {
-                self.lvalue(owner, arg);
+                self.lvalue(cur, arg);
             }
         }
     }
 
     /// Report a write to something that is not writable.
-    fn lvalue(&mut self, owner: Owner, target: ExprId) {
-        if let Some(what) = self.not_lvalue(owner, target) {
-            let span = self.arena(owner)[target].span;
+    fn lvalue(&mut self, cur: &Cursor<'m>, target: ExprId) {
+        if let Some(what) = self.not_lvalue(cur, target) {
+            let span = cur.exprs[target].span;
             self.clue(TypeClue::NotAnLValue { what }, span);
         }
     }
 
-    fn not_lvalue(&self, owner: Owner, e: ExprId) -> Option<String> {
+    fn not_lvalue(&self, cur: &Cursor<'m>, e: ExprId) -> Option<String> {
         let m = self.m;
-        let expr = &self.arena(owner)[e];
+        let expr = &cur.exprs[e];
         match &expr.kind {
             Expr::Ident(n) => {
-                let Resolved::Symbols(symbols) = self.resolved(owner, e) else {
+                let Resolved::Symbols(symbols) = cur.idents.get(e) else {
                     return None;
                 };
                 let name = m.name(*n);
                 symbols.iter().find_map(|s| match s {
                     Symbol::Local(l) => {
-                        let Owner::Function(f) = owner else {
+                        let Owner::Function(f) = cur.owner else {
                             return None;
                         };
                         let local = &m.functions[f].locals[*l];
@@ -901,7 +882,7 @@ impl<'m> Typer<'m> {
                 })
             }
             Expr::Member { base, .. } => {
-                if let Access::Swizzle(components) = self.out.access.get(owner, e) {
+                if let Access::Swizzle(components) = self.out.access.get(cur.owner, e) {
                     let mut seen = [false; 4];
                     for &c in components.iter() {
                         if std::mem::replace(&mut seen[(c & 3) as usize], true) {
@@ -909,9 +890,9 @@ impl<'m> Typer<'m> {
                         }
                     }
                 }
-                self.not_lvalue(owner, *base)
+                self.not_lvalue(cur, *base)
             }
-            Expr::Index { base, .. } => self.not_lvalue(owner, *base),
+            Expr::Index { base, .. } => self.not_lvalue(cur, *base),
             Expr::MacroRef { .. } | Expr::Error => None,
             _ => Some("an expression that is not a variable".into()),
         }
@@ -919,7 +900,7 @@ impl<'m> Typer<'m> {
 
     fn call(
         &mut self,
-        owner: Owner,
+        cur: &Cursor<'m>,
         id: ExprId,
         name: &str,
         target: &'m CallTarget,
@@ -932,7 +913,7 @@ impl<'m> Typer<'m> {
                 let [s] = self.res.structs(*structs) else {
                     return Type::Unknown(UnknownReason::Variant);
                 };
-                self.out.callees.set(owner, id, Callee::Struct(*s));
+                self.out.callees.set(cur.owner, id, Callee::Struct(*s));
                 let Some(args) = args else {
                     return Type::Unknown(UnknownReason::Variant);
                 };
@@ -978,7 +959,7 @@ impl<'m> Typer<'m> {
                     if params.len() == args.len()
                         && params.iter().zip(known.iter()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
-                        self.out.callees.set(owner, id, Callee::User(*f));
+                        self.out.callees.set(cur.owner, id, Callee::User(*f));
                         // Which parameters write their argument (`out`, `inout`); a candidate's parameters are
                         // all unconditional (`param_types`).
                         let func = &m.functions[*f];
@@ -989,7 +970,7 @@ impl<'m> Typer<'m> {
                             _ => false,
                         });
                         if writes.clone().any(|w| w) {
-                            self.out_arguments(owner, id, writes);
+                            self.out_arguments(cur, id, writes);
                         }
                         return self.out.returns[*f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
@@ -997,9 +978,9 @@ impl<'m> Typer<'m> {
                 for (i, o) in overloads.iter().enumerate() {
                     if o.params.as_slice() == known.as_slice() {
                         let index = builtin.map_or(0, |b| b.first_index() + i);
-                        self.out.callees.set(owner, id, Callee::Builtin(index));
+                        self.out.callees.set(cur.owner, id, Callee::Builtin(index));
                         if o.modes.contains(&builtins::ParamMode::Out) {
-                            self.out_arguments(owner, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
+                            self.out_arguments(cur, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
                         }
                         return Type::Known(o.ret);
                     }

@@ -44,6 +44,13 @@ pub struct ExprTable<T: Clone + Default> {
 
 /// The entries of one arena of an [`ExprTable`], indexed by [`ExprId`] (an expression outside it maps to the
 /// default value).
+/// One arena's range in the tables of one layout (see [`ExprTable::place`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaPlace {
+    start: usize,
+    len: usize,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaEntries<'t, T> {
     entries: &'t [T],
@@ -165,6 +172,29 @@ impl<T: Clone + Default> ExprTable<T> {
         // A table being built has only part of its entries.
         let end = (start + len).min(self.entries.len());
         ArenaEntries { entries: self.entries.get(start.min(end)..end).unwrap_or_default(), default: &self.default }
+    }
+
+    /// Where `owner`'s entries are, for [`ExprTable::get_mut_in`]: valid for every table of the same layout
+    /// (all tables made [`ExprTable::like`] one another), so a pass that writes several tables per expression
+    /// finds the arena once.
+    #[inline]
+    pub fn place(&self, owner: Owner) -> ArenaPlace {
+        let (start, len) = self.arena(owner);
+        ArenaPlace { start, len }
+    }
+
+    /// [`ExprTable::get_mut`] at a place found with [`ExprTable::place`].
+    #[inline]
+    pub fn get_mut_in(&mut self, place: ArenaPlace, e: ExprId) -> Option<&mut T> {
+        let e = cranelift_entity::EntityRef::index(e);
+        if e >= place.len {
+            return None;
+        }
+        let i = place.start + e;
+        if i >= self.entries.len() {
+            self.fill();
+        }
+        self.entries.get_mut(i)
     }
 
     #[inline]

@@ -15,7 +15,7 @@ use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
 use crate::small::SmallList;
-use crate::table::{Arena, ArenaEntries, ExprTable, Owner};
+use crate::table::{Arena, ArenaEntries, ArenaPlace, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
@@ -184,11 +184,13 @@ struct Cursor<'m> {
     owner: Owner,
     exprs: &'m Arena,
     idents: ArenaEntries<'m, Resolved>,
+    /// The arena's place in the typing tables (made like the resolution's: the same layout).
+    place: ArenaPlace,
 }
 
 impl<'m> Cursor<'m> {
     fn of(m: &'m Module, res: &'m Resolution, owner: Owner) -> Self {
-        Cursor { owner, exprs: owner.arena(m), idents: res.idents.get_arena(owner) }
+        Cursor { owner, exprs: owner.arena(m), idents: res.idents.get_arena(owner), place: res.idents.place(owner) }
     }
 }
 
@@ -515,7 +517,7 @@ impl<'m> Typer<'m> {
     /// Type an expression tree (post-order) and record every node.
     fn expr(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
         let t = self.expr_inner(cur, id);
-        if let Some(slot) = self.out.exprs.get_mut(cur.owner, id) {
+        if let Some(slot) = self.out.exprs.get_mut_in(cur.place, id) {
             *slot = t;
         }
         t

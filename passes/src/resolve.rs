@@ -17,7 +17,7 @@
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::small::{OneOrMore, SmallList};
-use crate::table::{Arena, ExprTable, Owner};
+use crate::table::{Arena, ArenaPlace, ExprTable, Owner};
 use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
@@ -1120,54 +1120,61 @@ impl<'m> Resolver<'m> {
         by_name.get(&name).copied().unwrap_or_default()
     }
 
-    fn args(&mut self, owner: Owner, arena: &'m Arena, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
+    fn args(&mut self, tree: &Tree<'m>, args: &'m [Guarded<ExprId>], ctx: &CondCtx) {
         for a in args {
             match a {
-                Guarded::Item(e) => self.expr_in(owner, arena, *e, ctx),
-                Guarded::Cond(region) => {
-                    self.region(region, ctx, &mut |r, items, ctx| r.args(owner, arena, items, ctx))
-                }
+                Guarded::Item(e) => self.expr_in(tree, *e, ctx),
+                Guarded::Cond(region) => self.region(region, ctx, &mut |r, items, ctx| r.args(tree, items, ctx)),
             }
         }
     }
 
     fn expr(&mut self, owner: Owner, id: ExprId, ctx: &CondCtx) {
-        self.expr_in(owner, owner.arena(self.m), id, ctx);
+        let tree = Tree { owner, arena: owner.arena(self.m), place: self.out.idents.place(owner) };
+        self.expr_in(&tree, id, ctx);
     }
 
-    /// [`Resolver::expr`] with `owner`'s arena (looked up once per expression tree, not once per node).
-    fn expr_in(&mut self, owner: Owner, arena: &'m Arena, id: ExprId, ctx: &CondCtx) {
-        let e = &arena[id];
+    /// [`Resolver::expr`] in a tree of `tree.owner` (its arena and table place found once per tree).
+    fn expr_in(&mut self, tree: &Tree<'m>, id: ExprId, ctx: &CondCtx) {
+        let e = &tree.arena[id];
         match &e.kind {
             Expr::Ident(n) => {
                 let r = self.lookup_value(*n, e.span, ctx);
-                if let Some(slot) = self.out.idents.get_mut(owner, id) {
+                if let Some(slot) = self.out.idents.get_mut_in(tree.place, id) {
                     *slot = r;
                 }
             }
             Expr::Call { callee, callee_span, args } => {
                 let t = self.lookup_call(*callee, *callee_span, ctx);
-                if let Some(slot) = self.out.calls.get_mut(owner, id) {
+                if let Some(slot) = self.out.calls.get_mut_in(tree.place, id) {
                     *slot = t;
                 }
-                self.args(owner, arena, args, ctx);
+                self.args(tree, args, ctx);
             }
             Expr::MacroRef { name, args } => {
                 let defs = self.macro_defs(*name);
-                if let Some(slot) = self.out.macro_refs.get_mut(owner, id) {
+                if let Some(slot) = self.out.macro_refs.get_mut_in(tree.place, id) {
                     *slot = defs;
                 }
                 if let Some(args) = args {
-                    self.args(owner, arena, args, ctx);
+                    self.args(tree, args, ctx);
                 }
             }
             Expr::Construct { ty, args } => {
-                self.type_spec(ty, owner, ctx);
-                self.args(owner, arena, args, ctx);
+                self.type_spec(ty, tree.owner, ctx);
+                self.args(tree, args, ctx);
             }
-            other => other.for_each_child(&mut |c| self.expr_in(owner, arena, c, ctx)),
+            other => other.for_each_child(&mut |c| self.expr_in(tree, c, ctx)),
         }
     }
+}
+
+/// One expression tree's owner, its arena, and the arena's place in the resolution's tables (they share one
+/// layout: see [`crate::table::ExprTable::place`]).
+struct Tree<'m> {
+    owner: Owner,
+    arena: &'m Arena,
+    place: ArenaPlace,
 }
 
 /// Every macro definition grouped by name into `pool` (each name's in declaration order): the range of each name.

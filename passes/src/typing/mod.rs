@@ -934,12 +934,10 @@ impl<'m> Typer<'m> {
                     };
                 };
                 let all_known = args.iter().all(|(t, _)| t.known().is_some());
-                // User overloads: parameter types of each candidate (None = macro-typed, matches anything).
-                let candidates: Vec<(FunctionId, ParamTypes)> =
-                    user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
                 if !all_known {
                     // Some argument is unknown: settle for a return type all same-arity candidates share.
-                    let mut rets: Vec<Option<Ty>> = candidates
+                    let mut rets: Vec<Option<Ty>> = self
+                        .user_candidates(user)
                         .iter()
                         .filter(|(_, p)| p.len() == args.len())
                         .map(|(f, _)| self.out.returns[*f])
@@ -954,10 +952,14 @@ impl<'m> Typer<'m> {
                 // Every argument type is known: their list (inline: no allocation on the matching path).
                 let known: SmallList<Ty, 8> = args.iter().filter_map(|(t, _)| t.known().copied()).collect();
                 // A definition is preferred over its prototype (they differ only when the prototype is wrong,
-                // which resolution reports as a Redefinition).
-                let mut candidates = candidates;
-                candidates.sort_by_key(|(f, _)| m.functions[*f].body.is_none());
-                for (f, params) in &candidates {
+                // which resolution reports as a Redefinition). Parameter types are read candidate by candidate
+                // (no list: the matching path allocates nothing).
+                let (definitions, prototypes) = (
+                    user.iter().filter(|f| m.functions[**f].body.is_some()),
+                    user.iter().filter(|f| m.functions[**f].body.is_none()),
+                );
+                for f in definitions.chain(prototypes) {
+                    let Some(params) = self.param_types(*f) else { continue };
                     if params.len() == args.len()
                         && params.iter().zip(known.iter()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
@@ -989,6 +991,7 @@ impl<'m> Typer<'m> {
                 }
                 // No overload matches. A same-named function with conditional parameters may match in some
                 // variant: the call's type depends on the variant.
+                let candidates = self.user_candidates(user);
                 if candidates.len() < user.len() {
                     return Type::Unknown(UnknownReason::Variant);
                 }
@@ -1036,6 +1039,15 @@ impl<'m> Typer<'m> {
             }
             CallTarget::Unresolved | CallTarget::NotACall => Type::Unknown(UnknownReason::Error),
         }
+    }
+
+    /// The user functions of `user` whose parameters are unconditional, with their parameter types (`None` for a
+    /// macro-typed parameter, which matches anything): definitions before prototypes, each in `user` order.
+    fn user_candidates(&self, user: &[FunctionId]) -> Vec<(FunctionId, ParamTypes)> {
+        let mut candidates: Vec<(FunctionId, ParamTypes)> =
+            user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
+        candidates.sort_by_key(|(f, _)| self.m.functions[*f].body.is_none());
+        candidates
     }
 
     /// Parameter types of a user function (`None` entries for macro parameters); `None` when parameters are

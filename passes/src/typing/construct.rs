@@ -5,7 +5,7 @@ use crate::clue::TypeClue;
 use crate::small::SmallList;
 use crate::table::Owner;
 use crate::ty::{ArrayLen, Ty};
-use shaderlab_ir::{ExprId, Guarded, Span, StructId};
+use shaderlab_ir::{ExprId, Guarded, Name, Span, StructId};
 
 fn constructible_component(t: &Ty) -> bool {
     matches!(t, Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix { .. })
@@ -209,12 +209,20 @@ impl<'m> Typer<'m> {
         result
     }
 
-    /// `base.name`: a struct member or a swizzle.
-    pub(super) fn member(&mut self, owner: Owner, id: ExprId, base: &Ty, name: &str, span: Span) -> Type {
+    /// `base.member`: a struct member or a swizzle (`name` is the member's text).
+    pub(super) fn member(
+        &mut self,
+        owner: Owner,
+        id: ExprId,
+        base: &Ty,
+        (member, name): (Name, &str),
+        span: Span,
+    ) -> Type {
         match base {
             Ty::Struct(s) => {
                 let members = self.struct_members(*s);
-                match members.iter().position(|(n, _, _)| self.m.name(*n) == name) {
+                // Interned: the same text is the same name.
+                match members.iter().position(|(n, _, _)| *n == member) {
                     Some(i) => {
                         self.out.access.set(owner, id, Access::Field(i));
                         members[i].1.map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error))

@@ -708,7 +708,7 @@ impl<'m> Typer<'m> {
                     return Type::Unknown(b.reason());
                 };
                 let name = m.name(*member);
-                self.member(cur.owner, id, &bt, name, *member_span)
+                self.member(cur.owner, id, &bt, (*member, name), *member_span)
             }
             Expr::Index { base, index } => {
                 let b = self.expr(cur, *base);

@@ -4,7 +4,7 @@
 
 use crate::dialect::OutputBinding;
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
-use crate::interface::{for_each_member, has_member, members, IoRole};
+use crate::interface::{for_each_member, has_member, IoRole};
 use crate::naming::Naming;
 use crate::writer::{location, Writer};
 use crate::Stage;
@@ -528,18 +528,17 @@ impl<'a> Writer<'a> {
     }
 
     /// Fragment outputs that are not an MRT struct: the color output and `gl_FragData` indices.
-    /// `outputs`: the stage's fragment outputs (none in the vertex stage).
-    pub(crate) fn output_declarations(&mut self, outputs: &[OutputBinding]) {
-        if self.stage != Stage::Fragment {
-            return;
-        }
-        let mrt = self.program.interface.mrt.is_some();
-        for binding in outputs {
+    /// `outputs`: the stage's fragment outputs (none in the vertex stage), of which the first `mrt` stand for the
+    /// MRT struct's members: those are declared at the struct's position, and so is a `gl_FragData` index
+    /// naming one of them.
+    pub(crate) fn output_declarations(&mut self, outputs: &[OutputBinding], mrt: usize) {
+        let (mrt, others) = outputs.split_at(mrt.min(outputs.len()));
+        for binding in others {
             let (name, location) = match binding {
                 OutputBinding::Declared { name, location } => (name.clone(), *location),
                 OutputBinding::Builtin(name) => (name.clone(), None),
             };
-            if mrt && self.is_mrt_binding(&name) {
+            if mrt.iter().any(|b| b.name() == name) {
                 continue;
             }
             let loc = location.or_else(|| frag_data_index(&name)).unwrap_or(0);
@@ -549,14 +548,6 @@ impl<'a> Writer<'a> {
             }
             self.reflection.output(&name, "vec4", loc);
         }
-    }
-
-    fn is_mrt_binding(&self, name: &str) -> bool {
-        let m = self.m;
-        let Some(s) = self.program.interface.mrt else { return false };
-        members(m, s)
-            .iter()
-            .any(|mem| self.d.mrt_output(m.name(mem.name), location(m, mem), true).is_ok_and(|b| b.name() == name))
     }
 
     /// Interface names shared by two kinds of declarations (a uniform and a varying named alike).

@@ -9,7 +9,7 @@
 use crate::dialect::OutputBinding;
 use crate::error::Unsupported;
 use crate::interface::{is_builtin, IoRole};
-use crate::writer::{is_object, location, Writer};
+use crate::writer::{is_object, is_object_in, location, Writer};
 use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, ScalarKind, StructId, TypeInner, UnaryOp};
 use shaderlab_passes::builtins::{self, BuiltinVar};
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
@@ -77,7 +77,7 @@ impl<'a> Writer<'a> {
                 self.literal(out, lit, expr.span);
                 1
             }
-            Expr::Ident(name) => self.ident(out, owner, e, *name),
+            Expr::Ident(name) => self.ident(out, owner, e, *name, expr.span),
             Expr::MacroRef { name, args } => {
                 self.reflection.macro_use(*name);
                 out.push_str(m.name(*name));
@@ -282,7 +282,15 @@ impl<'a> Writer<'a> {
         self.spec_base(ty)
     }
 
-    fn ident(&mut self, out: &mut String, owner: Owner, e: ExprId, name: shaderlab_ir::Name) -> u8 {
+    /// Identifier `e` (spelled `name`, at `span`).
+    fn ident(
+        &mut self,
+        out: &mut String,
+        owner: Owner,
+        e: ExprId,
+        name: shaderlab_ir::Name,
+        span: shaderlab_ir::Span,
+    ) -> u8 {
         let m = self.m;
         let Resolved::Symbols(symbols) = self.facts.resolution.idents.get(owner, e) else {
             out.push_str(m.name(name));
@@ -311,10 +319,7 @@ impl<'a> Writer<'a> {
                 self.reflection.macro_use(*n);
                 out.push_str(m.name(*n));
             }
-            Symbol::IoMember(s, n) => {
-                let span = crate::plan::arena(m, owner).and_then(|a| a.get(e)).map(|x| x.span).unwrap_or_default();
-                return self.stage_variable(out, *s, *n, span);
-            }
+            Symbol::IoMember(s, n) => return self.stage_variable(out, *s, *n, span),
         }
         1
     }
@@ -380,11 +385,14 @@ impl<'a> Writer<'a> {
     fn args(&mut self, out: &mut String, owner: Owner, exprs: &'a Exprs, args: &'a [Arg]) {
         if args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))) {
             // No conditional elements: `a, b` written in place. (Whether the function has objects is asked once.)
-            let objects = matches!(owner, Owner::Function(f) if self.plan.io.has_objects(f));
+            let with_objects = match owner {
+                Owner::Function(f) if self.plan.io.has_objects(f) => Some(f),
+                _ => None,
+            };
             let mut first = true;
             for a in args {
                 let shaderlab_ir::Guarded::Item(a) = a else { continue };
-                if objects && is_object(self.m, self.facts, self.plan, owner, *a) {
+                if with_objects.is_some_and(|f| is_object_in(self.m, self.facts, self.plan, f, *a)) {
                     continue;
                 }
                 if !first {

@@ -97,7 +97,8 @@ impl PassInterface {
     /// [`PassInterface::scan`] of one expression. Only member accesses, identifiers, calls and indexing can
     /// mention the interface, and calls and indexing only in one stage each: the other expressions (most are
     /// operators and literals) are passed over without a call. A member access (the most frequent of the four)
-    /// is answered here.
+    /// is answered here; the others go to a function of their own once the stage and the interface say they can
+    /// matter.
     #[inline(always)]
     pub(crate) fn scan_expr(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
         match kind {
@@ -112,11 +113,15 @@ impl PassInterface {
                     self.attribute_members.insert(*member);
                 }
             }
-            Expr::Ident(_) => self.scan_use(m, facts, stage, owner, e, kind),
-            Expr::Call { .. } if stage == Stage::Vertex && self.varyings.is_some() => {
-                self.scan_use(m, facts, stage, owner, e, kind)
+            Expr::Ident(_) => self.scan_ident(m, facts, stage, owner, e),
+            Expr::Call { .. } if stage == Stage::Vertex => {
+                if let Some(v) = self.varyings {
+                    self.scan_vertex_call(m, facts, owner, e, v);
+                }
             }
-            Expr::Index { .. } if stage == Stage::Fragment => self.scan_use(m, facts, stage, owner, e, kind),
+            Expr::Index { base, index } if stage == Stage::Fragment => {
+                self.scan_fragment_index(facts, owner, *base, *index)
+            }
             _ => {}
         }
     }
@@ -130,37 +135,33 @@ impl PassInterface {
         }
     }
 
-    /// [`PassInterface::scan_expr`] of an identifier, a call or an indexing (member accesses are answered there).
-    fn scan_use(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId, kind: &Expr) {
-        match kind {
-            Expr::Ident(_) => {
-                let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { return };
-                for sym in symbols {
-                    if let Symbol::IoMember(_, name) = sym {
-                        self.scan_io_member(m, stage, *name);
-                    }
-                }
+    /// [`PassInterface::scan_expr`] of identifier `e`.
+    fn scan_ident(&mut self, m: &Module, facts: &Facts, stage: Stage, owner: Owner, e: ExprId) {
+        let Resolved::Symbols(symbols) = facts.resolution.idents.get(owner, e) else { return };
+        for sym in symbols {
+            if let Symbol::IoMember(_, name) = sym {
+                self.scan_io_member(m, stage, *name);
             }
-            // A constructed varyings struct writes every member.
-            Expr::Call { .. }
-                if stage == Stage::Vertex
-                    && self.varyings.is_some()
-                    && matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if Some(*s) == self.varyings) =>
-            {
-                if let Some(v) = self.varyings {
-                    for_each_member(m, v, &mut |mem| {
-                        self.varying_members.insert(mem.name);
-                    });
-                }
+        }
+    }
+
+    /// [`PassInterface::scan_expr`] of call `e` in the vertex stage, whose varyings struct is `v`: a constructed
+    /// varyings struct writes every member.
+    fn scan_vertex_call(&mut self, m: &Module, facts: &Facts, owner: Owner, e: ExprId, v: StructId) {
+        if matches!(facts.typing.callees.get(owner, e), Callee::Struct(s) if *s == v) {
+            for_each_member(m, v, &mut |mem| {
+                self.varying_members.insert(mem.name);
+            });
+        }
+    }
+
+    /// [`PassInterface::scan_expr`] of indexing `base[index]` in the fragment stage: a constant index of
+    /// `gl_FragData`.
+    fn scan_fragment_index(&mut self, facts: &Facts, owner: Owner, base: ExprId, index: ExprId) {
+        if is_builtin(facts, owner, base, "gl_FragData") {
+            if let Some(i) = facts.consts.values.get(owner, index).as_ref().and_then(|v| v.as_int()) {
+                self.frag_data.insert(i);
             }
-            Expr::Index { base, index }
-                if stage == Stage::Fragment && is_builtin(facts, owner, *base, "gl_FragData") =>
-            {
-                if let Some(i) = facts.consts.values.get(owner, *index).as_ref().and_then(|v| v.as_int()) {
-                    self.frag_data.insert(i);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -416,17 +417,16 @@ fn rename_check(
         if several {
             return None;
         }
-        let own = object.as_slice();
         if func.body.is_none() {
             // A prototype loses the same parameters as its definition.
-            objects.extend(own.iter().map(|&l| (f, l)));
+            objects.extend(object.map(|l| (f, l)));
             continue;
         }
         // Without objects, only expressions of the struct's type can refuse the rename; a function with neither
         // has nothing to check.
         // (The types of the function's expressions, read as one slice: the table has an entry for each.)
         let of_s = |t: &Type| matches!(t, Type::Known(Ty::Struct(x)) if *x == s);
-        if own.is_empty() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
+        if object.is_none() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
             continue;
         }
         if macro_mentions(m, func, object) {
@@ -454,7 +454,7 @@ fn rename_check(
         let is_object = |e: ExprId| -> bool {
             matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Ident(_)))
                 && matches!(facts.resolution.idents.get(owner, e),
-                    Resolved::Symbols(syms) if syms.len() == 1 && matches!(syms[0], Symbol::Local(l) if own.contains(&l)))
+                    Resolved::Symbols(syms) if syms.len() == 1 && matches!(syms[0], Symbol::Local(l) if object == Some(l)))
         };
         let is_producer = |e: ExprId| -> bool {
             matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Call { .. }))
@@ -466,7 +466,7 @@ fn rename_check(
         };
         // A written copy cannot be a stage variable: an `in` parameter of an output struct (the write would leak to
         // the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
-        let written_copy = own.iter().any(|&l| {
+        let written_copy = object.is_some_and(|l| {
             let Some(local) = func.locals.get(l) else { return false };
             let by_value = local.kind == LocalKind::Parameter
                 && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
@@ -509,7 +509,7 @@ fn rename_check(
             };
             if !ok {
                 // Initializers are found through the locals: `V o = helper();`.
-                let init_of_object = own.iter().any(|&l| {
+                let init_of_object = object.is_some_and(|l| {
                     func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && up[e].0.is_none()
                 });
                 if !init_of_object {
@@ -517,15 +517,13 @@ fn rename_check(
                 }
             }
         }
-        // Object locals may only be initialized by a producer call.
-        for &l in own {
-            if let Some(init) = func.locals.get(l).and_then(|x| x.init) {
-                if !is_producer(init) {
-                    return None;
-                }
+        // The object local may only be initialized by a producer call.
+        if let Some(init) = object.and_then(|l| func.locals.get(l)).and_then(|x| x.init) {
+            if !is_producer(init) {
+                return None;
             }
         }
-        objects.extend(own.iter().map(|&l| (f, l)));
+        objects.extend(object.map(|l| (f, l)));
     }
     Some(())
 }

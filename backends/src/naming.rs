@@ -23,18 +23,23 @@ pub(crate) struct Naming<'a> {
     renamed_in: Vec<FunctionId>,
     m: &'a Module,
     plan: &'a StagePlan,
-    /// The module's names the stage uses (functions, locals, globals, structs, members); macro names count too
-    /// but are looked up apart. Only a new name needs them, and few stages make one: the list is made at the
-    /// first lookup ([`stage_names`]); `is_used` scans it for its first few lookups (`scans`), then hashes it into
-    /// `used_set`.
-    used_names: Option<Vec<Name>>,
-    used_set: Option<HashSet<Name>>,
-    /// How many candidate names were looked for in `used_names` by a scan; after a few the list is hashed.
-    scans: usize,
+    /// The module's names the stage uses, made when a new name first needs them (see [`UsedNames`]).
+    used: UsedNames,
     /// Every interface name of the stage (never renamed, so taken).
     interface: &'a crate::writer::InterfaceNames<'a>,
     /// The new names made so far (with the interface names and `main`, the names that are not module names).
     used_text: HashSet<String>,
+}
+
+/// The module's names a stage uses (functions, locals, globals, structs, members; macro names count too but are
+/// looked up apart). Only a new name needs them, and few stages make one: the list is made at the first lookup
+/// ([`stage_names`]), scanned for the first few lookups, then hashed.
+enum UsedNames {
+    /// Not made yet.
+    Unmade,
+    /// The list, and how many lookups scanned it so far.
+    Listed(Vec<Name>, usize),
+    Hashed(HashSet<Name>),
 }
 
 /// Visit the structs a stage declares: globally and inside functions (a struct may come twice).
@@ -90,9 +95,7 @@ impl<'a> Naming<'a> {
             renamed_in: Vec::new(),
             m,
             plan,
-            used_names: None,
-            used_set: None,
-            scans: 0,
+            used: UsedNames::Unmade,
             interface,
             used_text: HashSet::default(),
         };
@@ -208,20 +211,23 @@ impl<'a> Naming<'a> {
         // Most candidates are not module names at all; the few that are, are looked for by a scan until hashing
         // the list pays.
         const SCANS: usize = 16;
-        let (m, plan) = (self.m, self.plan);
-        let used_names = self.used_names.get_or_insert_with(|| stage_names(m, plan));
-        let used = match &self.used_set {
-            Some(set) => set.contains(&name),
-            None if self.scans < SCANS => {
-                self.scans += 1;
-                used_names.contains(&name)
+        if let UsedNames::Unmade = self.used {
+            self.used = UsedNames::Listed(stage_names(self.m, self.plan), 0);
+        }
+        let used = match &mut self.used {
+            UsedNames::Listed(list, scans) if *scans < SCANS => {
+                *scans += 1;
+                list.contains(&name)
             }
-            None => {
-                let set: HashSet<Name> = used_names.iter().copied().collect();
+            UsedNames::Listed(list, _) => {
+                let set: HashSet<Name> = list.iter().copied().collect();
                 let used = set.contains(&name);
-                self.used_set = Some(set);
+                self.used = UsedNames::Hashed(set);
                 used
             }
+            UsedNames::Hashed(set) => set.contains(&name),
+            // (Made above.)
+            UsedNames::Unmade => false,
         };
         used || self.m.macros.values().any(|d| d.name == name)
     }

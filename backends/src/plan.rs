@@ -558,16 +558,22 @@ impl<'a> Reach<'a> {
     /// dimensions and reach nothing.
     #[inline]
     fn spec(&mut self, spec: &'a TypeSpec, owner: Owner) {
-        if spec.dims.is_empty() && !matches!(self.m.types.get(spec.base), TypeInner::User(_)) {
+        let user = match self.m.types.get(spec.base) {
+            TypeInner::User(name) => Some(name),
+            _ => None,
+        };
+        if user.is_none() && spec.dims.is_empty() {
             return;
         }
-        self.spec_parts(spec, owner);
+        self.spec_parts(spec, user, owner);
     }
 
-    /// [`Reach::spec`] of a specifier that may reach something.
-    fn spec_parts(&mut self, spec: &'a TypeSpec, owner: Owner) {
-        for &s in spec_structs(self.m, self.facts, Some(self.index), spec).iter() {
-            self.add_struct(s);
+    /// [`Reach::spec`] of a specifier that may reach something (`user`: the user type it names).
+    fn spec_parts(&mut self, spec: &'a TypeSpec, user: Option<Name>, owner: Owner) {
+        if let Some(name) = user {
+            for &s in user_structs(self.m, self.facts, Some(self.index), spec, name).iter() {
+                self.add_struct(s);
+            }
         }
         for d in &spec.dims {
             if let ArrayDim::Sized(e) = d {

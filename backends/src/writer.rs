@@ -105,7 +105,8 @@ pub(crate) fn write_stage(
 ) -> Result<String, Vec<BackendError>> {
     let plan = program.stage(stage);
     // The fragment outputs, asked for by the names, the references and the declarations.
-    let outputs = if stage == Stage::Fragment { output_bindings(m, program, d) } else { Vec::new() };
+    let (outputs, mrt_outputs) =
+        if stage == Stage::Fragment { output_bindings(m, program, d) } else { (Vec::new(), 0) };
     let probe = Probe { m, facts, program, plan, stage, outputs: &outputs };
     let interface = probe.interface_names();
     let references = probe.references(&interface);
@@ -135,7 +136,7 @@ pub(crate) fn write_stage(
         needed: Vec::new(),
     };
     w.check_interface(&interface);
-    w.output_declarations(&outputs);
+    w.output_declarations(&outputs, mrt_outputs);
     w.global_units(&shared.units, &mut shared.done, &shared.struct_units);
     shared.scratch = std::mem::take(&mut w.scratch);
     if w.errors.is_empty() {
@@ -294,8 +295,14 @@ pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owne
     plan.io.has_objects(f) && is_object_in(m, facts, plan, f, e)
 }
 
-/// [`is_object`] in a function with objects.
-fn is_object_in(m: &Module, facts: &Facts, plan: &StagePlan, f: FunctionId, e: shaderlab_ir::ExprId) -> bool {
+/// [`is_object`] in function `f`, known to have objects.
+pub(crate) fn is_object_in(
+    m: &Module,
+    facts: &Facts,
+    plan: &StagePlan,
+    f: FunctionId,
+    e: shaderlab_ir::ExprId,
+) -> bool {
     let owner = Owner::Function(f);
     let is_ident =
         matches!(m.functions.get(f).and_then(|func| func.exprs.get(e)).map(|x| &x.kind), Some(Expr::Ident(_)));
@@ -309,8 +316,13 @@ pub(crate) fn location(m: &Module, mem: &StructMember) -> i64 {
     mem.qualifiers.layout.iter().find(|l| m.name(l.name) == "location").and_then(|l| l.value).unwrap_or(0)
 }
 
-/// The fragment outputs of a program, in location order.
-pub(crate) fn output_bindings<'m>(m: &'m Module, program: &ProgramPlan, d: &dyn Dialect) -> Vec<OutputBinding<'m>> {
+/// The fragment outputs of a program, in location order, and how many of them (the first ones) stand for the
+/// members of the MRT struct.
+pub(crate) fn output_bindings<'m>(
+    m: &'m Module,
+    program: &ProgramPlan,
+    d: &dyn Dialect,
+) -> (Vec<OutputBinding<'m>>, usize) {
     let iface = &program.interface;
     let mut out = Vec::with_capacity(1 + iface.frag_data.len());
     match &iface.output {
@@ -324,10 +336,11 @@ pub(crate) fn output_bindings<'m>(m: &'m Module, program: &ProgramPlan, d: &dyn 
         }
         FragmentOutput::GlFragData | FragmentOutput::None => {}
     }
+    let mrt = if matches!(iface.output, FragmentOutput::Mrt(_)) { out.len() } else { 0 };
     for &i in &iface.frag_data {
         out.push(d.frag_data_output(i));
     }
-    out
+    (out, mrt)
 }
 
 /// A top-level emission unit: a global item, or a conditional region of global items.

@@ -535,7 +535,7 @@ fn macro_mentions(m: &Module, func: &shaderlab_ir::Function, local: Option<Local
     let local = m.name(local.name);
     func.exprs.values().any(|x| {
         let Expr::MacroRef { name, .. } = &x.kind else { return false };
-        m.macros.values().filter(|d| d.name == *name).any(|d| crate::plan::identifiers(&d.body).contains(&local))
+        m.macros.values().filter(|d| d.name == *name).any(|d| crate::plan::identifiers(&d.body).any(|w| w == local))
     })
 }
 
@@ -574,21 +574,24 @@ fn subtree_mentions_out_args(m: &Module, facts: &Facts, f: FunctionId, l: LocalI
         let Expr::Call { args, .. } = &x.kind else { continue };
         let Callee::User(g) = facts.typing.callees.get(owner, e) else { continue };
         let Some(callee) = m.functions.get(*g) else { continue };
-        let mut params = Vec::new();
-        Guarded::for_each_item(&callee.params, &mut |p| params.push(p.kind.clone()));
+        // Most callees have no `out` or `inout` parameter: their arguments need not be listed.
+        let is_out = |p: &shaderlab_ir::Param| {
+            matches!(p.kind, ParamKind::Declared { local } if callee.locals.get(local)
+                .is_some_and(|x| matches!(x.qualifiers.storage, Some(Storage::Out | Storage::InOut))))
+        };
+        let mut any_out = false;
+        Guarded::for_each_item(&callee.params, &mut |p| any_out |= is_out(p));
+        if !any_out {
+            continue;
+        }
+        let mut outs = Vec::new();
+        Guarded::for_each_item(&callee.params, &mut |p| outs.push(is_out(p)));
         let mut flat = Vec::new();
         Guarded::for_each_item(args, &mut |a| flat.push(*a));
-        for (arg, p) in flat.iter().zip(params.iter()) {
-            let ParamKind::Declared { local } = p else { continue };
-            let out = callee
-                .locals
-                .get(*local)
-                .is_some_and(|x| matches!(x.qualifiers.storage, Some(Storage::Out | Storage::InOut)));
-            if out
-                && subtree(m, owner, *arg).iter().any(|a| {
-                    matches!(facts.resolution.idents.get(owner, *a), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
-                })
-            {
+        for (arg, _) in flat.iter().zip(outs.iter()).filter(|(_, out)| **out) {
+            if subtree(m, owner, *arg).iter().any(|a| {
+                matches!(facts.resolution.idents.get(owner, *a), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
+            }) {
                 return true;
             }
         }

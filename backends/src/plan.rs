@@ -284,29 +284,31 @@ impl ChainIndex {
     }
 }
 
-/// The identifiers of a text (macro bodies), in order.
-pub(crate) fn identifiers(text: &str) -> Vec<&str> {
+/// The identifiers of a text (macro bodies), in order (found as they are asked for: nothing is collected).
+pub(crate) fn identifiers(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                // ASCII bytes on both sides: char boundaries.
+                return text.get(start..i);
+            } else if c.is_ascii_digit() || c == b'.' {
+                // A number, with its suffix and exponent (`1e3`, `2.0f`): not an identifier.
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
+                    i += 1;
+                }
+            } else {
                 i += 1;
             }
-            out.push(&text[start..i]);
-        } else if c.is_ascii_digit() || c == b'.' {
-            // A number, with its suffix and exponent (`1e3`, `2.0f`): not an identifier.
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
-                i += 1;
-            }
-        } else {
-            i += 1;
         }
-    }
-    out
+        None
+    })
 }
 
 /// The structs a type specifier names (several in preserving mode, one per exclusive declaration). Inlined: most

@@ -101,10 +101,20 @@ impl<'a> Naming<'a> {
         };
         // A handful of words: a scan is cheaper than hashing each name.
         let introduced: &[&str] = dialect.introduced_builtins();
-        // The uniforms' names, sorted: a function or struct named like one keeps its name.
-        let mut uniforms: Vec<Name> =
-            plan.globals.iter().filter_map(|g| m.globals.get(g)).filter(|g| g.is_uniform()).map(|g| g.name).collect();
-        uniforms.sort_unstable();
+        // The uniforms' names, sorted: a function or struct named like one keeps its name. Only a name that
+        // would be renamed asks (few do): the list is made then.
+        let mut uniforms: Option<Vec<Name>> = None;
+        let uniform_names = || {
+            let mut list: Vec<Name> = plan
+                .globals
+                .iter()
+                .filter_map(|g| m.globals.get(g))
+                .filter(|g| g.is_uniform())
+                .map(|g| g.name)
+                .collect();
+            list.sort_unstable();
+            list
+        };
         // Globals (functions, non-uniform globals, structs) that need a new name: keywords, and names the
         // interface now uses. New names are made in sorted order (of the names that need one), so that the same
         // input always gives the same names.
@@ -112,7 +122,9 @@ impl<'a> Naming<'a> {
         let mut global = |name: Name, is_variable: bool| {
             let text = m.name(name);
             let clash = interface.contains_key(text) || text == "main" || (is_variable && introduced.contains(&text));
-            if uniforms.binary_search(&name).is_err() && (clash || Self::is_bad(dialect, text)) {
+            if (clash || Self::is_bad(dialect, text))
+                && uniforms.get_or_insert_with(uniform_names).binary_search(&name).is_err()
+            {
                 renamed.push((text, name, is_variable));
             }
         };

@@ -133,12 +133,13 @@ pub(crate) fn write_stage(
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
-        needed: Vec::new(),
+        needed: std::mem::take(&mut shared.needed),
     };
     w.check_interface(&interface);
     w.output_declarations(&outputs, mrt_outputs);
-    w.global_units(&shared.units, &mut shared.done, &shared.struct_units);
+    w.global_units(&shared.units, &mut shared.done, &shared.struct_units, &mut shared.hoistable);
     shared.scratch = std::mem::take(&mut w.scratch);
+    shared.needed = std::mem::take(&mut w.needed);
     if w.errors.is_empty() {
         Ok(w.out)
     } else {
@@ -358,6 +359,10 @@ pub(crate) struct Shared<'m> {
     struct_units: Vec<(StructId, usize)>,
     /// The written flags of the units, in the stage being written.
     done: Vec<bool>,
+    /// The units that can be hoisted in the stage being written ([`Writer::global_units`]).
+    hoistable: Vec<usize>,
+    /// The structs a unit needs ([`Writer::needed`]'s buffer between the stages).
+    needed: Vec<StructId>,
     /// The line buffer.
     scratch: String,
 }
@@ -382,7 +387,14 @@ impl<'m> Shared<'m> {
             .collect();
         struct_units.sort_unstable();
         struct_units.dedup_by_key(|(s, _)| *s);
-        Shared { units: list, struct_units, done: Vec::new(), scratch: String::with_capacity(256) }
+        Shared {
+            units: list,
+            struct_units,
+            done: Vec::new(),
+            hoistable: Vec::new(),
+            needed: Vec::new(),
+            scratch: String::with_capacity(256),
+        }
     }
 }
 
@@ -841,19 +853,26 @@ impl<'a> Writer<'a> {
     }
 
     /// Write the units of the scope chain.
-    fn global_units(&mut self, units: &[Unit<'a>], done: &mut Vec<bool>, struct_units: &[(StructId, usize)]) {
+    /// (`done` and `hoistable` are buffers kept for the next stage.)
+    fn global_units(
+        &mut self,
+        units: &[Unit<'a>],
+        done: &mut Vec<bool>,
+        struct_units: &[(StructId, usize)],
+        hoistable: &mut Vec<usize>,
+    ) {
         done.clear();
         done.resize(units.len(), false);
         let last_code = units.iter().rposition(|u| self.unit_has_code(*u));
         // The units that can be hoisted: those of structs the stage writes, in order.
-        let mut hoistable: Vec<usize> =
-            struct_units.iter().filter(|(s, _)| self.writes_struct(*s)).map(|&(_, i)| i).collect();
+        hoistable.clear();
+        hoistable.extend(struct_units.iter().filter(|(s, _)| self.writes_struct(*s)).map(|&(_, i)| i));
         hoistable.sort_unstable();
         for i in 0..units.len() {
             if last_code.is_some_and(|l| i > l) {
                 break;
             }
-            self.emit_unit(i, units, done, struct_units, &hoistable);
+            self.emit_unit(i, units, done, struct_units, hoistable);
         }
     }
 

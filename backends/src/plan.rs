@@ -494,19 +494,25 @@ impl<'a> Reach<'a> {
         });
         // (Nothing below walks another function: the uses found here are one range.)
         let start = self.uses.len();
+        // One dispatch on the kind of each expression for both walks: what it reaches (only identifiers, calls,
+        // constructors and macro uses reach anything; most expressions are operators and literals) and which
+        // interface member it mentions (member accesses, identifiers, calls, indexing).
         for (e, expr) in func.exprs.iter() {
-            if let Expr::Ident(_) = expr.kind {
-                // One look at the name's symbols for both questions: what it reaches, which interface member it is.
-                if self.ident(owner, e, Some((&mut *iface, stage))) {
-                    self.uses.push(e);
+            let struct_use = match &expr.kind {
+                // One look at the name's symbols for both questions.
+                Expr::Ident(_) => self.ident(owner, e, Some((&mut *iface, stage))),
+                Expr::Member { .. } | Expr::Index { .. } => {
+                    iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
+                    false
                 }
-                continue;
-            }
-            iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
-            // Only these kinds reach anything (most expressions are operators and literals).
-            if matches!(expr.kind, Expr::Call { .. } | Expr::Construct { .. } | Expr::MacroRef { .. })
-                && self.expr_kind(owner, e, &expr.kind)
-            {
+                Expr::Call { .. } => {
+                    iface.scan_expr(m, facts, stage, owner, e, &expr.kind);
+                    self.expr_kind(owner, e, &expr.kind)
+                }
+                Expr::Construct { .. } | Expr::MacroRef { .. } => self.expr_kind(owner, e, &expr.kind),
+                _ => false,
+            };
+            if struct_use {
                 self.uses.push(e);
             }
         }

@@ -111,7 +111,15 @@ impl<'a> Writer<'a> {
 
     /// [`Self::spec_base`] appended to `out`.
     pub(crate) fn spec_base_into(&mut self, out: &mut String, spec: &TypeSpec) {
-        match self.m.types.get(spec.base) {
+        let inner = self.m.types.get(spec.base);
+        self.base_into(out, spec, inner);
+    }
+
+    /// [`Self::spec_base_into`] of a specifier whose base type is `inner` (looked up by the caller). Inlined into
+    /// its two callers: one lookup and one call a specifier.
+    #[inline(always)]
+    fn base_into(&mut self, out: &mut String, spec: &TypeSpec, inner: TypeInner) {
+        match inner {
             TypeInner::User(name) => out.push_str(self.names.global(self.m, name)),
             inner => {
                 let text = inner.builtin_name().unwrap_or("float");
@@ -138,7 +146,7 @@ impl<'a> Writer<'a> {
             out.push_str(precision_word(p));
             out.push(' ');
         }
-        self.spec_base_into(out, spec);
+        self.base_into(out, spec, inner);
     }
 
     /// `[N]` after a declared name (`owner`: the arena of the size expressions). More than one dimension is an

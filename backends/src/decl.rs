@@ -314,6 +314,7 @@ impl<'a> Writer<'a> {
         let m = self.m;
         let Some(func) = m.functions.get(f) else { return };
         let previous = self.func.replace(f);
+        let previous_objects = std::mem::replace(&mut self.func_objects, self.plan.io.has_objects(f));
         // The signature line is assembled in the scratch line.
         self.scratch_line(|w, signature| {
             w.signature_into(signature, f);
@@ -334,6 +335,7 @@ impl<'a> Writer<'a> {
             self.separate();
         }
         self.func = previous;
+        self.func_objects = previous_objects;
     }
 
     /// The signature of function `f` (without ` {` or `;`), appended to `out`.

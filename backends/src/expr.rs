@@ -9,7 +9,7 @@
 use crate::dialect::OutputBinding;
 use crate::error::Unsupported;
 use crate::interface::{is_builtin, IoRole};
-use crate::writer::{is_object, is_object_in, location, Writer};
+use crate::writer::{is_object_in, location, Writer};
 use shaderlab_ir::{Arg, BinaryOp, Expr, ExprId, IncDecOp, Literal, ScalarKind, StructId, TypeInner, UnaryOp};
 use shaderlab_passes::builtins::{self, BuiltinVar};
 use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
@@ -119,7 +119,7 @@ impl<'a> Writer<'a> {
                 p
             }
             Expr::Assign { op, target, value } => {
-                if is_object(m, self.facts, self.plan, owner, *target) {
+                if self.is_object_here(owner, *target) {
                     // `o = helper();` with `o` renamed away: the call writes the stage variables.
                     return self.expr_level(out, owner, exprs, *value);
                 }
@@ -208,7 +208,7 @@ impl<'a> Writer<'a> {
                 2
             }
             Expr::Member { base, member, .. } => {
-                if is_object(m, self.facts, self.plan, owner, *base) {
+                if self.is_object_here(owner, *base) {
                     if let Type::Known(Ty::Struct(s)) = self.facts.typing.exprs.get(owner, *base) {
                         return self.stage_variable(out, *s, *member, expr.span);
                     }
@@ -386,7 +386,7 @@ impl<'a> Writer<'a> {
         if args.iter().all(|a| matches!(a, shaderlab_ir::Guarded::Item(_))) {
             // No conditional elements: `a, b` written in place. (Whether the function has objects is asked once.)
             let with_objects = match owner {
-                Owner::Function(f) if self.plan.io.has_objects(f) => Some(f),
+                Owner::Function(f) if self.has_objects(f) => Some(f),
                 _ => None,
             };
             let mut first = true;
@@ -403,7 +403,7 @@ impl<'a> Writer<'a> {
             }
             return;
         }
-        let keep = move |w: &Self, a: &ExprId| !is_object(w.m, w.facts, w.plan, owner, *a);
+        let keep = move |w: &Self, a: &ExprId| !w.is_object_here(owner, *a);
         self.list(out, args, &keep, &mut |w, out, a: &'a ExprId| w.expr_in(out, owner, exprs, *a, 16));
     }
 

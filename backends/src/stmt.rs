@@ -6,7 +6,7 @@
 
 use crate::error::Unsupported;
 use crate::interface::IoMode;
-use crate::writer::{is_object, Writer};
+use crate::writer::Writer;
 use crate::Stage;
 use shaderlab_ir::{
     Block, CondRegion, Expr, ExprId, FunctionId, Guarded, LocalId, ParamKind, Statement, StmtKind, StructId,
@@ -85,7 +85,7 @@ impl<'a> Writer<'a> {
         match &s.kind {
             StmtKind::Empty => {}
             StmtKind::Expr(e) => {
-                if is_object(self.m, self.facts, self.plan, owner, *e) {
+                if self.is_object_here(owner, *e) {
                     return;
                 }
                 self.expr_line("", owner, *e, 17, ";");
@@ -350,7 +350,7 @@ impl<'a> Writer<'a> {
         };
         match value {
             Some(e) if renamed_return => {
-                if !is_object(self.m, self.facts, self.plan, owner, e) {
+                if !self.is_object_here(owner, e) {
                     self.expr_line("", owner, e, 17, ";");
                 }
                 self.line("return;");
@@ -368,7 +368,7 @@ impl<'a> Writer<'a> {
             if matches!(self.facts.typing.exprs.get(owner, e), Type::Known(Ty::Struct(x)) if *x == s) {
                 match mode {
                     IoMode::Rename => {
-                        if !is_object(self.m, self.facts, self.plan, owner, e) {
+                        if !self.is_object_here(owner, e) {
                             self.expr_line("", owner, e, 17, ";");
                         }
                     }

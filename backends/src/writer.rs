@@ -72,6 +72,8 @@ pub(crate) struct Writer<'a> {
     pub errors: Vec<BackendError>,
     /// The function being written.
     pub func: Option<FunctionId>,
+    /// Whether `func` has interface objects (asked once per function: see [`Writer::is_object_here`]).
+    pub(crate) func_objects: bool,
     pub reflection: &'a mut Collector,
     out: String,
     indent: usize,
@@ -121,6 +123,7 @@ pub(crate) fn write_stage(
         names,
         errors: Vec::new(),
         func: None,
+        func_objects: false,
         reflection,
         // A stage's text is of the order of its sources' (comments dropped, interface added, parts of other
         // stages and passes dropped): reserving that avoids regrowing (and copying) the output while writing.
@@ -294,6 +297,28 @@ impl<'a> Probe<'a> {
 pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
     let Owner::Function(f) = owner else { return false };
     plan.io.has_objects(f) && is_object_in(m, facts, plan, f, e)
+}
+
+impl Writer<'_> {
+    /// Whether function `f` has interface objects. For the function being written this was asked once, at its
+    /// start (most functions have none: no search per expression written).
+    #[inline]
+    pub(crate) fn has_objects(&self, f: FunctionId) -> bool {
+        if self.func == Some(f) {
+            self.func_objects
+        } else {
+            self.plan.io.has_objects(f)
+        }
+    }
+
+    /// [`is_object`], asked while writing.
+    #[inline]
+    pub(crate) fn is_object_here(&self, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
+        match owner {
+            Owner::Function(f) => self.has_objects(f) && is_object_in(self.m, self.facts, self.plan, f, e),
+            Owner::Global => false,
+        }
+    }
 }
 
 /// [`is_object`] in function `f`, known to have objects.

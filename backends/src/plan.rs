@@ -20,62 +20,78 @@ use std::collections::BTreeSet;
 use std::marker::PhantomData;
 
 /// A set of entity ids, one bit per id: the reached functions, globals and structs of a stage (made once per stage
-/// with room for every id of the module: one allocation), the macro names of the reflection (made empty, grown as
-/// names come). A test or an insertion is a few instructions, with no call (cranelift's `EntitySet`, used before,
-/// goes through an out-of-line capacity check on every insertion: ~1% of a small file's compile).
+/// with room for every id of the module), the macro names of the reflection (made empty, grown as names come).
+/// The first 64 ids are kept in the set itself: a small module's sets allocate nothing. A test or an insertion is
+/// a few instructions, with no call (cranelift's `EntitySet`, used before, goes through an out-of-line capacity
+/// check on every insertion: ~1% of a small file's compile).
 pub(crate) struct IdSet<K> {
-    words: Vec<u64>,
+    /// Ids 0 to 63.
+    first: u64,
+    /// Ids from 64 on, 64 a word.
+    rest: Vec<u64>,
     _ids: PhantomData<K>,
 }
 
 impl<K> Default for IdSet<K> {
-    /// Empty, with no room (nothing allocated until the first insertion).
+    /// Empty, with no room past the first 64 ids (nothing allocated until a larger id comes).
     fn default() -> Self {
-        IdSet { words: Vec::new(), _ids: PhantomData }
+        IdSet { first: 0, rest: Vec::new(), _ids: PhantomData }
     }
 }
 
 impl<K: EntityRef> IdSet<K> {
     /// Room for the ids below `n` (more are taken too: the set grows).
     pub(crate) fn with_capacity(n: usize) -> Self {
-        IdSet { words: vec![0; n.div_ceil(64)], _ids: PhantomData }
+        IdSet { first: 0, rest: vec![0; n.saturating_sub(64).div_ceil(64)], _ids: PhantomData }
     }
 
     #[inline]
     pub(crate) fn contains(&self, k: K) -> bool {
         let i = k.index();
-        self.words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+        if i < 64 {
+            return self.first >> i & 1 != 0;
+        }
+        self.rest.get(i / 64 - 1).is_some_and(|w| w >> (i % 64) & 1 != 0)
     }
 
     /// Add `k`; whether it was not in the set.
     #[inline]
     pub(crate) fn insert(&mut self, k: K) -> bool {
         let i = k.index();
-        if i / 64 >= self.words.len() {
-            self.words.resize(i / 64 + 1, 0);
-        }
-        // Always there after the resize; `get_mut` keeps the path free of an index panic.
-        let Some(word) = self.words.get_mut(i / 64) else { return false };
         let bit = 1u64 << (i % 64);
+        let word = if i < 64 {
+            &mut self.first
+        } else {
+            let at = i / 64 - 1;
+            if at >= self.rest.len() {
+                self.rest.resize(at + 1, 0);
+            }
+            // Always there after the resize; `get_mut` keeps the path free of an index panic.
+            let Some(word) = self.rest.get_mut(at) else { return false };
+            word
+        };
         let new = *word & bit == 0;
         *word |= bit;
         new
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.first == 0 && self.rest.iter().all(|&w| w == 0)
     }
 
     pub(crate) fn remove(&mut self, k: K) {
         let i = k.index();
-        if let Some(word) = self.words.get_mut(i / 64) {
-            *word &= !(1u64 << (i % 64));
+        let bit = !(1u64 << (i % 64));
+        if i < 64 {
+            self.first &= bit;
+        } else if let Some(word) = self.rest.get_mut(i / 64 - 1) {
+            *word &= bit;
         }
     }
 
     /// The ids in the set, in increasing order.
     pub(crate) fn iter(&self) -> IdSetIter<'_, K> {
-        IdSetIter { words: self.words.iter(), base: 0, next_base: 0, bits: 0, _ids: PhantomData }
+        IdSetIter { words: self.rest.iter(), base: 0, next_base: 64, bits: self.first, _ids: PhantomData }
     }
 }
 

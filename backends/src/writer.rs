@@ -255,9 +255,15 @@ impl<'a> Probe<'a> {
                 refs.extend(interface.names().filter_map(|k| m.names.lookup(k)));
                 frag_output |= interface_frag_output;
             }
+            // (Whether the function has objects is asked once, not per member access.)
+            let objects = self.plan.io.has_objects(f);
             let mut visit = |e: shaderlab_ir::ExprId, expr: &shaderlab_ir::Expression| {
                 let name = match &expr.kind {
-                    Expr::Member { base, member, .. } if is_object(m, self.facts, self.plan, owner, *base) => *member,
+                    Expr::Member { base, member, .. }
+                        if objects && is_object_in(m, self.facts, self.plan, f, *base) =>
+                    {
+                        *member
+                    }
                     Expr::Ident(name) => match self.facts.resolution.idents.get(owner, e) {
                         Resolved::Symbols(s)
                             if s.iter().any(|s| {
@@ -290,15 +296,6 @@ impl<'a> Probe<'a> {
     }
 }
 
-/// Whether `e` is an identifier standing for a renamed IO struct (an interface object). Inlined: it is asked of
-/// every argument, member access and assignment written, and most functions have no objects, which is answered
-/// without a call.
-#[inline]
-pub(crate) fn is_object(m: &Module, facts: &Facts, plan: &StagePlan, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
-    let Owner::Function(f) = owner else { return false };
-    plan.io.has_objects(f) && is_object_in(m, facts, plan, f, e)
-}
-
 impl Writer<'_> {
     /// Whether function `f` has interface objects. For the function being written this was asked once, at its
     /// start (most functions have none: no search per expression written).
@@ -311,7 +308,9 @@ impl Writer<'_> {
         }
     }
 
-    /// [`is_object`], asked while writing.
+    /// Whether `e` is an identifier standing for a renamed IO struct (an interface object). Inlined: it is asked
+    /// of every argument, member access and assignment written, and most functions have no objects, which is
+    /// answered without a call.
     #[inline]
     pub(crate) fn is_object_here(&self, owner: Owner, e: shaderlab_ir::ExprId) -> bool {
         match owner {
@@ -321,7 +320,7 @@ impl Writer<'_> {
     }
 }
 
-/// [`is_object`] in function `f`, known to have objects.
+/// [`Writer::is_object_here`] in function `f`, known to have objects.
 pub(crate) fn is_object_in(
     m: &Module,
     facts: &Facts,
@@ -838,10 +837,12 @@ impl<'a> Writer<'a> {
                 }
                 let owner = Owner::Function(*f);
                 let iface = &self.program.interface;
+                // (Whether the function has objects is asked once, not per member access.)
+                let objects = self.plan.io.has_objects(*f);
                 let mut visit = |e: shaderlab_ir::ExprId, expr: &shaderlab_ir::Expression| {
                     match &expr.kind {
                         // Stage variables are declared at their IO struct's position: it must come first.
-                        Expr::Member { base, .. } if is_object(m, facts, self.plan, owner, *base) => {
+                        Expr::Member { base, .. } if objects && is_object_in(m, facts, self.plan, *f, *base) => {
                             if let shaderlab_passes::typing::Type::Known(shaderlab_passes::Ty::Struct(s)) =
                                 facts.typing.exprs.get(owner, *base)
                             {

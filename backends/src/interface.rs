@@ -308,7 +308,7 @@ fn roots_of_stmt(
         StmtKind::Expr(e) => out[*e].1 = Root::ExprStmt,
         StmtKind::Return(Some(e)) => out[*e].1 = Root::Return,
         StmtKind::Declare(locals) => {
-            if object.is_some_and(|o| locals.contains(&o)) {
+            if object.is_some_and(|o| locals.contains(o)) {
                 *decl_size = Some(locals.len());
             }
         }
@@ -317,7 +317,7 @@ fn roots_of_stmt(
             s.kind.for_each_nested(&mut walk)
         }
         StmtKind::Struct { declares, .. } => {
-            if object.is_some_and(|o| declares.contains(&o)) {
+            if object.is_some_and(|o| declares.contains(o)) {
                 *decl_size = Some(declares.len());
             }
         }

@@ -9,7 +9,7 @@ use crate::interface::IoMode;
 use crate::writer::Writer;
 use crate::Stage;
 use shaderlab_ir::{
-    Block, CondRegion, Expr, ExprId, FunctionId, Guarded, LocalId, ParamKind, Statement, StmtKind, StructId,
+    Block, CondRegion, Expr, ExprId, FunctionId, Guarded, LocalRange, ParamKind, Statement, StmtKind, StructId,
     StructMember,
 };
 use shaderlab_passes::io::FragmentOutput;
@@ -90,9 +90,9 @@ impl<'a> Writer<'a> {
                 }
                 self.expr_line("", owner, *e, 17, ";");
             }
-            StmtKind::Declare(locals) => self.declare_stmt(locals),
+            StmtKind::Declare(locals) => self.declare_stmt(*locals),
             StmtKind::Struct { id, declares } => {
-                let declares = self.declarators(declares);
+                let declares = self.declarators(*declares);
                 self.struct_decl(*id, &declares);
             }
             StmtKind::Prototype(f) => {
@@ -204,7 +204,7 @@ impl<'a> Writer<'a> {
     fn for_init(&mut self, init: &'a Statement) -> String {
         let owner = self.owner();
         match &init.kind {
-            StmtKind::Declare(locals) => self.declaration(locals),
+            StmtKind::Declare(locals) => self.declaration(*locals),
             StmtKind::Expr(e) => self.expr(owner, *e),
             _ => String::new(),
         }
@@ -212,12 +212,12 @@ impl<'a> Writer<'a> {
 
     // ----- declarations -----
 
-    fn declare_stmt(&mut self, locals: &[LocalId]) {
+    fn declare_stmt(&mut self, locals: LocalRange) {
         let Some(f) = self.func else { return };
-        if let [l] = locals {
-            if self.plan.io.is_object(f, *l) {
+        if let Some(l) = locals.single() {
+            if self.plan.io.is_object(f, l) {
                 // `V o;` renamed away; `V o = helper();` keeps the call, which now writes the stage variables.
-                let init = self.m.functions.get(f).and_then(|func| func.locals.get(*l)).and_then(|x| x.init);
+                let init = self.m.functions.get(f).and_then(|func| func.locals.get(l)).and_then(|x| x.init);
                 if let Some(init) = init {
                     self.expr_line("", Owner::Function(f), init, 17, ";");
                 }
@@ -231,19 +231,19 @@ impl<'a> Writer<'a> {
     }
 
     /// `const T a = e, b[2]` (no semicolon).
-    pub(crate) fn declaration(&mut self, locals: &[LocalId]) -> String {
+    pub(crate) fn declaration(&mut self, locals: LocalRange) -> String {
         let mut out = String::with_capacity(64);
         self.declaration_into(&mut out, locals);
         out
     }
 
     /// [`Self::declaration`] appended to `out`.
-    fn declaration_into(&mut self, out: &mut String, locals: &[LocalId]) {
+    fn declaration_into(&mut self, out: &mut String, locals: LocalRange) {
         let m = self.m;
         let Some(f) = self.func else { return };
         let Some(func) = m.functions.get(f) else { return };
         let owner = Owner::Function(f);
-        let Some(first) = locals.first().and_then(|l| func.locals.get(*l)) else { return };
+        let Some(first) = locals.first().and_then(|l| func.locals.get(l)) else { return };
         if first.qualifiers.invariant {
             out.push_str("invariant ");
         }
@@ -253,7 +253,7 @@ impl<'a> Writer<'a> {
         self.spec_type_into(out, &first.ty);
         out.push(' ');
         let mut first_part = true;
-        for &l in locals {
+        for l in locals {
             let Some(local) = func.locals.get(l) else { continue };
             if !first_part {
                 out.push_str(", ");
@@ -278,12 +278,12 @@ impl<'a> Writer<'a> {
     }
 
     /// The locals declared after a local struct's closing brace.
-    fn declarators(&mut self, locals: &[LocalId]) -> String {
+    fn declarators(&mut self, locals: LocalRange) -> String {
         let m = self.m;
         let Some(f) = self.func else { return String::new() };
         let owner = Owner::Function(f);
         let mut parts = Vec::new();
-        for &l in locals {
+        for l in locals {
             let Some(local) = m.functions.get(f).and_then(|func| func.locals.get(l)) else { continue };
             let name = self.names.local(m, f, l).to_owned();
             let dims = self.spec_dims(&local.ty, owner, &name);

@@ -38,7 +38,7 @@ pub use module::{GlobalItem, Mode, Module, Scope, ScopeId};
 pub use names::{Interner, Name};
 pub use source::{SourceFile, SourceMap};
 pub use span::{FileId, Span};
-pub use stmt::{Block, Statement, StmtKind};
+pub use stmt::{Block, LocalRange, Statement, StmtKind};
 pub use structure::{
     EntryRef, Pass, PassId, PassKind, RenderStateEntry, RenderStateMap, RenderStateValue, Shader, SubShader,
     SubShaderId, Tag,

@@ -6,7 +6,8 @@ use crate::expr::ExprId;
 use crate::names::Name;
 use crate::span::Span;
 use crate::types::{Precision, TypeId};
-use serde::{Deserialize, Serialize};
+use cranelift_entity::EntityRef;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// `{ ... }`: a statement list whose entries may be guarded by conditional regions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,11 +29,11 @@ pub enum StmtKind {
     /// `e;`
     Expr(ExprId),
     /// `T a = e, b[2];`: one or more locals, initialized in order.
-    Declare(Vec<LocalId>),
+    Declare(LocalRange),
     /// A struct declared inside a function, with the locals declared after its closing brace.
     Struct {
         id: StructId,
-        declares: Vec<LocalId>,
+        declares: LocalRange,
     },
     /// A function prototype inside a function body.
     Prototype(FunctionId),
@@ -107,5 +108,93 @@ impl StmtKind {
             StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => f(body),
             _ => {}
         }
+    }
+}
+
+/// The locals one declaration statement declares: consecutive ids of its function's locals (the parser pushes a
+/// declaration's locals in a row), so a statement holds no list of its own. Serialized as the list of ids; a list
+/// that is not consecutive does not deserialize.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LocalRange {
+    first: u32,
+    len: u32,
+}
+
+impl LocalRange {
+    /// `len` locals from `first` on.
+    pub fn new(first: LocalId, len: usize) -> Self {
+        LocalRange { first: first.index() as u32, len: len as u32 }
+    }
+
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    pub fn first(self) -> Option<LocalId> {
+        (self.len > 0).then(|| LocalId::new(self.first as usize))
+    }
+
+    /// The one local of a single declaration.
+    pub fn single(self) -> Option<LocalId> {
+        (self.len == 1).then(|| LocalId::new(self.first as usize))
+    }
+
+    pub fn contains(self, l: LocalId) -> bool {
+        (l.index() as u64).wrapping_sub(u64::from(self.first)) < u64::from(self.len)
+    }
+
+    pub fn iter(self) -> impl ExactSizeIterator<Item = LocalId> + Clone {
+        let first = self.first as usize;
+        (first..first + self.len as usize).map(LocalId::new)
+    }
+}
+
+impl IntoIterator for LocalRange {
+    type Item = LocalId;
+    type IntoIter = std::iter::Map<std::ops::Range<usize>, fn(usize) -> LocalId>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        let first = self.first as usize;
+        (first..first + self.len as usize).map(LocalId::new as fn(usize) -> LocalId)
+    }
+}
+
+impl Serialize for LocalRange {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for LocalRange {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let ids = Vec::<LocalId>::deserialize(d)?;
+        let Some(&first) = ids.first() else { return Ok(LocalRange::default()) };
+        if ids.iter().enumerate().any(|(i, l)| l.index() != first.index() + i) {
+            return Err(serde::de::Error::custom("a declaration's locals must be consecutive"));
+        }
+        Ok(LocalRange::new(first, ids.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_range_reads_and_serializes_as_its_ids() {
+        let r = LocalRange::new(LocalId::new(3), 2);
+        assert_eq!(r.iter().map(|l| l.index()).collect::<Vec<_>>(), [3, 4]);
+        assert!(r.contains(LocalId::new(4)) && !r.contains(LocalId::new(5)) && !r.contains(LocalId::new(2)));
+        assert_eq!((r.single(), r.first()), (None, Some(LocalId::new(3))));
+        assert_eq!(LocalRange::new(LocalId::new(7), 1).single(), Some(LocalId::new(7)));
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json, "[3,4]");
+        assert_eq!(serde_json::from_str::<LocalRange>(&json).unwrap(), r);
+        assert_eq!(serde_json::from_str::<LocalRange>("[]").unwrap(), LocalRange::default());
+        assert!(serde_json::from_str::<LocalRange>("[3,5]").is_err(), "ids with a gap are not a range");
     }
 }

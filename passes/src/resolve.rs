@@ -756,7 +756,7 @@ impl<'m> Resolver<'m> {
                 }
             }
             StmtKind::Declare(locals) => {
-                for &l in locals {
+                for l in *locals {
                     let local = &func.locals[l];
                     self.type_spec(&local.ty, owner, ctx);
                     if let Some(init) = local.init {
@@ -771,7 +771,7 @@ impl<'m> Resolver<'m> {
                 if let Some(scope) = self.locals.last_mut() {
                     scope.structs.entry(st.name).or_default().push(*id);
                 }
-                for &l in declares {
+                for l in *declares {
                     self.declare_local(f, l, ctx);
                 }
             }

@@ -6,8 +6,8 @@ use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
     ArrayDim, Block, Expr, ExprId, Function, FunctionId, GlobalItem, GlobalVar, Guarded, Interner, Interpolation,
-    LayoutQualifier, Local, LocalId, LocalKind, MacroDef, Name, Param, ParamKind, Precision, Qualifiers, Span, Storage,
-    StructDecl, StructId, StructMember, TypeId, TypeInner, TypeSpec,
+    LayoutQualifier, Local, LocalKind, LocalRange, MacroDef, Name, Param, ParamKind, Precision, Qualifiers, Span,
+    Storage, StructDecl, StructId, StructMember, TypeId, TypeInner, TypeSpec,
 };
 
 impl<'a> Parser<'a> {
@@ -345,10 +345,11 @@ impl<'a> Parser<'a> {
     }
 
     /// The declarators just read as locals of the function being read (each with its own span).
-    pub(crate) fn push_locals(&mut self, qualifiers: Qualifiers) -> Vec<LocalId> {
-        let mut ids = Vec::with_capacity(self.declarators.len());
+    pub(crate) fn push_locals(&mut self, qualifiers: Qualifiers) -> LocalRange {
+        let first = self.locals.next_key();
+        let len = self.declarators.len();
         for d in self.declarators.drain(..) {
-            ids.push(self.locals.push(Local {
+            self.locals.push(Local {
                 name: d.name,
                 name_span: d.name_span,
                 ty: d.ty,
@@ -356,9 +357,9 @@ impl<'a> Parser<'a> {
                 init: d.init,
                 kind: LocalKind::Variable,
                 span: d.span,
-            }));
+            });
         }
-        ids
+        LocalRange::new(first, len)
     }
 
     /// `struct [Name] { members }`, made into a struct of the module (the declarators are parsed by the caller).

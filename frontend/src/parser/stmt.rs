@@ -3,7 +3,7 @@
 use super::{done, Kw, Parser, Partial, Step};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
-use shaderlab_ir::{Block, ExprId, Guarded, Span, Statement, StmtKind};
+use shaderlab_ir::{Block, ExprId, Guarded, LocalRange, Span, Statement, StmtKind};
 
 impl<'a> Parser<'a> {
     /// `{ statements }`, at the `{`.
@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
             };
             let declares = match self.struct_declarators(id, start) {
                 Some(_) => self.push_locals(qualifiers),
-                None => Vec::new(),
+                None => LocalRange::default(),
             };
             return Some(Statement { kind: StmtKind::Struct { id, declares }, span: start.to(self.prev_span()) });
         }

@@ -401,7 +401,7 @@ impl<'m> Typer<'m> {
                 self.expr(cur, *e);
             }
             StmtKind::Declare(locals) => {
-                for &l in locals {
+                for l in *locals {
                     let local = &m.functions[f].locals[l];
                     self.spec_dims(&local.ty, cur);
                     let Some(init) = local.init else { continue };

@@ -482,7 +482,7 @@ impl<'m> Folder<'m> {
                             (Constness::NotConst, None)
                         }
                     }
-                    [Symbol::Builtin(v)] if v.name().starts_with("gl_Max") => (Constness::Const, None),
+                    [Symbol::Builtin(v)] if v.var().constant => (Constness::Const, None),
                     [Symbol::Builtin(_) | Symbol::DepthRange | Symbol::IoMember(..)] => (Constness::NotConst, None),
                     _ => (Constness::Unknown, None),
                 },

@@ -309,10 +309,7 @@ impl<'a> Writer<'a> {
                 Some(global) if !global.is_uniform() => out.push_str(self.names.global(m, name)),
                 _ => out.push_str(m.name(name)),
             },
-            Symbol::Builtin(b) => {
-                let span = crate::plan::arena(m, owner).and_then(|a| a.get(e)).map(|x| x.span).unwrap_or_default();
-                return self.builtin_variable(out, b.var(), span);
-            }
+            Symbol::Builtin(b) => return self.builtin_variable(out, b.var(), span),
             // The same name in both targets.
             Symbol::DepthRange => out.push_str(builtins::DEPTH_RANGE),
             Symbol::RuntimeMacro(n) => {

@@ -158,6 +158,8 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         out: Typing::default(),
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
+        macro_names: std::cell::OnceCell::new(),
+        macro_scans: std::cell::Cell::new(0),
     };
     t.run();
     t.out
@@ -176,6 +178,10 @@ struct Typer<'m> {
     ctx: CondCtx,
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
     dead_clue: PassClue,
+    /// The names the module defines as macros, collected once many locals asked (see [`Typer::is_macro_typed`]).
+    macro_names: std::cell::OnceCell<shaderlab_ir::hash::FastHashSet<shaderlab_ir::Name>>,
+    /// How many times [`Typer::is_macro_typed`] scanned the macros before `macro_names` was collected.
+    macro_scans: std::cell::Cell<u8>,
 }
 
 /// One owner's expression arena and its entries in the resolution's tables, looked up once per function (or
@@ -778,8 +784,21 @@ impl<'m> Typer<'m> {
         }
     }
 
+    /// Whether a local's type names a macro. The first few questions scan the macros (a set of hundreds of names
+    /// costs more than the one or two parameter macros a file usually has); after that the names are collected
+    /// once, so that many uses of such locals stay linear in the number of macros.
     fn is_macro_typed(&self, spec: &TypeSpec) -> bool {
-        matches!(self.m.types.get(spec.base), TypeInner::User(n) if self.m.macros.values().any(|d| d.name == n))
+        const SCANS: u8 = 16;
+        let TypeInner::User(n) = self.m.types.get(spec.base) else { return false };
+        if let Some(names) = self.macro_names.get() {
+            return names.contains(&n);
+        }
+        let scans = self.macro_scans.get();
+        if scans < SCANS {
+            self.macro_scans.set(scans + 1);
+            return self.m.macros.values().any(|d| d.name == n);
+        }
+        self.macro_names.get_or_init(|| self.m.macros.values().map(|d| d.name).collect()).contains(&n)
     }
 
     fn ident(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {

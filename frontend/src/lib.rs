@@ -334,15 +334,15 @@ impl Driver<'_> {
     /// parent links, so the chain ends within as many steps as there are scopes.
     fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
         let module = &*self.module;
-        let mut found = false;
-        let chain = std::iter::successors(Some(scope), |&s| module.scopes.get(s).and_then(|s| s.parent));
-        for scope in chain.take(module.scopes.len()).filter_map(|s| module.scopes.get(s)) {
+        let chain = std::iter::successors(module.scopes.get(scope), |s| s.parent.and_then(|p| module.scopes.get(p)));
+        chain.take(module.scopes.len()).any(|scope| {
+            let mut found = false;
             Guarded::for_each_item(&scope.items, &mut |item| {
                 if let shaderlab_ir::GlobalItem::Function(f) = item {
                     found |= module.functions.get(*f).is_some_and(|f| f.name == name && f.body.is_some());
                 }
             });
-        }
-        found
+            found
+        })
     }
 }

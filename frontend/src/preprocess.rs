@@ -352,10 +352,11 @@ impl<'m> Preprocessor<'m> {
                 // Inside a skipped branch the condition is neither evaluated nor reported nor kept: not read.
                 let parent_active = active;
                 let branch = if parent_active {
-                    let condition = self.condition(kind, rest, span);
-                    match self.evaluate(&condition, state, rest) {
+                    let expr = self.condition_expr(kind, rest, span);
+                    match self.evaluate(&expr, span, state, rest) {
                         None => {
-                            self.marker(Directive::If(self.with_text(condition, rest)), span, out);
+                            let condition = Condition { kind, text: self.text_of(rest), expr, span };
+                            self.marker(Directive::If(condition), span, out);
                             Branch::Kept
                         }
                         Some(true) => Branch::Taking,
@@ -389,12 +390,15 @@ impl<'m> Preprocessor<'m> {
                     frames[top].branch = Branch::Skipping;
                     return;
                 }
-                let condition = self.condition(CondKind::Elif, rest, span);
+                let expr = self.condition_expr(CondKind::Elif, rest, span);
                 match frame.branch {
-                    Branch::Kept => self.marker(Directive::Elif(self.with_text(condition, rest)), span, out),
+                    Branch::Kept => {
+                        let condition = Condition { kind: CondKind::Elif, text: self.text_of(rest), expr, span };
+                        self.marker(Directive::Elif(condition), span, out);
+                    }
                     _ if frame.done => frames[top].branch = Branch::Skipping,
                     _ => {
-                        let value = self.evaluate(&condition, state, rest).unwrap_or(false);
+                        let value = self.evaluate(&expr, span, state, rest).unwrap_or(false);
                         frames[top].branch = if value { Branch::Taking } else { Branch::Skipping };
                         frames[top].done = value;
                     }
@@ -469,10 +473,10 @@ impl<'m> Preprocessor<'m> {
         self.sink.syntax(SyntaxClue::UnexpectedToken { found, expected: expected.into() }, span);
     }
 
-    /// The condition of a directive whose words after the name are `rest`, without its text (see
-    /// [`Self::with_text`]: only a condition kept as a marker needs it; a reported one spells it for its clue).
-    fn condition(&mut self, kind: CondKind, rest: &[Token], span: Span) -> Condition {
-        let expr = match kind {
+    /// The condition of a directive whose words after the name are `rest` (its problems reported, `Invalid`
+    /// then). Its text is spelled only where it is needed: in a kept marker, or in a reported problem.
+    fn condition_expr(&mut self, kind: CondKind, rest: &[Token], span: Span) -> PpExpr {
+        match kind {
             CondKind::Ifdef | CondKind::Ifndef => match rest {
                 [t] if t.kind == TokenKind::Ident => {
                     let defined = PpExpr::Defined(t.sym);
@@ -502,14 +506,7 @@ impl<'m> Preprocessor<'m> {
                     PpExpr::Invalid
                 }
             },
-        };
-        Condition { kind, text: String::new(), expr, span }
-    }
-
-    /// `condition` with its text: the words of `rest` as written.
-    fn with_text(&self, mut condition: Condition, rest: &[Token]) -> Condition {
-        condition.text = self.text_of(rest);
-        condition
+        }
     }
 
     /// Where a condition's problems point: its words `rest` (the whole directive, `span`, when there are none).
@@ -521,8 +518,9 @@ impl<'m> Preprocessor<'m> {
     }
 
     /// Evaluate a condition: `None` when it must be kept (preserving mode, `GL_` names, invalid).
-    fn evaluate(&mut self, condition: &Condition, state: &PpState, rest: &[Token]) -> Option<bool> {
-        if condition.expr == PpExpr::Invalid {
+    /// `span` is the directive's.
+    fn evaluate(&mut self, expr: &PpExpr, span: Span, state: &PpState, rest: &[Token]) -> Option<bool> {
+        if *expr == PpExpr::Invalid {
             return if self.variant { Some(false) } else { None };
         }
         if !self.variant {
@@ -538,11 +536,11 @@ impl<'m> Preprocessor<'m> {
                 None => MacroValue::Undefined,
             }
         };
-        match pp_expr::eval(&condition.expr, names, &lookup, 0) {
+        match pp_expr::eval(expr, names, &lookup, 0) {
             Ok(Some(v)) => Some(v != 0),
             Ok(None) => None,
             Err(pp_expr::EvalError::Invalid(reason)) => {
-                let span = Self::condition_span(rest, condition.span);
+                let span = Self::condition_span(rest, span);
                 let text = self.text_of(rest);
                 self.sink.syntax(SyntaxClue::InvalidMacroCondition { text, reason }, span);
                 Some(false)
@@ -628,7 +626,7 @@ impl<'m> Preprocessor<'m> {
             self.sink.syntax(SyntaxClue::IncludeCycle { key: raw(self), chain }, span);
             return;
         }
-        // The files including this one: the main file and the chunks in the chain.
+        // The include depth of the file being read: the chunks in the chain (the main file is depth 0).
         if self.chain.len() >= self.limits.max_include_depth {
             self.sink.syntax(
                 SyntaxClue::LimitExceeded { what: "include depth".into(), limit: self.limits.max_include_depth },

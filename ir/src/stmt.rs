@@ -147,9 +147,8 @@ impl LocalRange {
         (l.index() as u64).wrapping_sub(u64::from(self.first)) < u64::from(self.len)
     }
 
-    pub fn iter(self) -> impl ExactSizeIterator<Item = LocalId> + Clone {
-        let first = self.first as usize;
-        (first..first + self.len as usize).map(LocalId::new)
+    pub fn iter(self) -> <Self as IntoIterator>::IntoIter {
+        self.into_iter()
     }
 }
 

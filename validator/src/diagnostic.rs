@@ -100,11 +100,11 @@ impl Diagnostic {
     }
 
     pub fn from_clue(clue: &Clue) -> Diagnostic {
-        let severity = clue.kind.severity();
         let kind = match &clue.kind {
             ClueKind::Syntax(s) => DiagnosticType::Syntax(s.clone()),
             ClueKind::Structure(s) => DiagnosticType::Structure(s.clone()),
         };
+        let severity = kind.severity();
         Diagnostic { kind, severity, span: clue.span, notes: clue.notes.clone() }
     }
 }

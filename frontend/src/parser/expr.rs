@@ -365,7 +365,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::assignment`] would read there, given that its nesting level is within the limit (tested first).
     #[inline(always)]
     fn simple_argument(&mut self) -> Option<ExprId> {
-        if self.bailing || self.depth >= self.max_depth {
+        if !self.can_enter() {
             return None;
         }
         let ends = self.peek_at(1).is_some_and(|n| matches!(n.kind, TokenKind::Punct(Punct::Comma | Punct::RParen)));

@@ -731,19 +731,24 @@ impl<'a> Parser<'a> {
         self.resync();
     }
 
+    /// Whether [`Parser::enter`] would enter one more nesting level (for fast paths that read a level's element
+    /// without entering it).
+    pub(crate) fn can_enter(&self) -> bool {
+        !self.bailing && self.depth < self.max_depth
+    }
+
     /// Enter one nesting level; false (after one LimitExceeded) when the limit is reached.
     pub(crate) fn enter(&mut self) -> bool {
         if self.bailing {
             return false;
         }
-        self.depth += 1;
-        if self.depth > self.max_depth {
-            self.depth -= 1;
+        if !self.can_enter() {
             self.bailing = true;
             let span = self.here();
             self.sink.syntax(SyntaxClue::LimitExceeded { what: "nesting depth".into(), limit: self.max_depth }, span);
             return false;
         }
+        self.depth += 1;
         true
     }
 

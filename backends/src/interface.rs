@@ -429,7 +429,7 @@ fn rename_check(
         if object.is_none() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
             continue;
         }
-        if macro_mentions(m, func, object) {
+        if macro_mentions(m, facts, owner, func, object) {
             return None;
         }
         // Parents and roots of every expression, by index.
@@ -530,12 +530,24 @@ fn rename_check(
 
 /// Whether a macro used in `func` names `local` in its body (`#define UV varyings.uv`): the object must stay a
 /// real variable for the expansion to work.
-fn macro_mentions(m: &Module, func: &shaderlab_ir::Function, local: Option<LocalId>) -> bool {
+/// The definitions are the ones resolution found for each use (every definition of the name), not a search of
+/// all macros per use.
+fn macro_mentions(
+    m: &Module,
+    facts: &Facts,
+    owner: Owner,
+    func: &shaderlab_ir::Function,
+    local: Option<LocalId>,
+) -> bool {
     let Some(local) = local.and_then(|l| func.locals.get(l)) else { return false };
     let local = m.name(local.name);
-    func.exprs.values().any(|x| {
-        let Expr::MacroRef { name, .. } = &x.kind else { return false };
-        m.macros.values().filter(|d| d.name == *name).any(|d| crate::plan::identifiers(&d.body).any(|w| w == local))
+    func.exprs.iter().any(|(e, x)| {
+        matches!(x.kind, Expr::MacroRef { .. })
+            && facts
+                .resolution
+                .macro_defs_of(owner, e)
+                .iter()
+                .any(|&d| m.macros.get(d).is_some_and(|d| crate::plan::identifiers(&d.body).any(|w| w == local)))
     })
 }
 

@@ -223,10 +223,13 @@ impl<'a> Naming<'a> {
         // Most candidates are not module names at all; the few that are, are looked for by a scan until hashing
         // the list pays.
         const SCANS: usize = 16;
-        if let UsedNames::Unmade = self.used {
-            self.used = UsedNames::Listed(stage_names(self.m, self.plan), 0);
-        }
         let used = match &mut self.used {
+            UsedNames::Unmade => {
+                let list = stage_names(self.m, self.plan);
+                let used = list.contains(&name);
+                self.used = UsedNames::Listed(list, 1);
+                used
+            }
             UsedNames::Listed(list, scans) if *scans < SCANS => {
                 *scans += 1;
                 list.contains(&name)
@@ -238,8 +241,6 @@ impl<'a> Naming<'a> {
                 used
             }
             UsedNames::Hashed(set) => set.contains(&name),
-            // (Made above.)
-            UsedNames::Unmade => false,
         };
         used || self.m.macros.values().any(|d| d.name == name)
     }

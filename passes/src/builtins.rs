@@ -153,10 +153,6 @@ pub fn resolve(name: &str, args: &[Ty]) -> Option<&'static Overload> {
     overloads(name).iter().find(|o| o.params == args)
 }
 
-pub fn is_builtin_function(name: &str) -> bool {
-    catalogue().by_name.contains_key(name)
-}
-
 /// Every builtin variable and constant, in table order.
 pub fn variables() -> &'static [BuiltinVar] {
     &catalogue().variables
@@ -605,11 +601,11 @@ mod tests {
             assert!(seen.insert((o.name, o.params.clone())), "duplicate overload {} {:?}", o.name, o.params);
             assert_eq!(o.modes.len(), o.params.len());
             assert!(overloads(o.name).iter().any(|x| std::ptr::eq(x, o)));
-            assert!(is_builtin_function(o.name));
+            assert!(function(o.name).is_some());
             let f = function(o.name).expect("by name");
             assert!(std::ptr::eq(&functions()[f.first_index()], &f.overloads()[0]));
         }
-        assert!(!is_builtin_function("texture3D") && overloads("main").is_empty());
+        assert!(function("texture3D").is_none() && overloads("main").is_empty());
     }
 
     #[test]

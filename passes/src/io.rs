@@ -99,10 +99,11 @@ pub struct BuiltinSet(u64);
 impl BuiltinSet {
     pub fn insert(&mut self, var: VarId) {
         // Below 64: the catalogue has at most `builtins::MAX_VARIABLES`.
-        self.0 |= 1u64.wrapping_shl(var.index() as u32);
+        self.0 |= 1u64 << var.index();
     }
 
-    /// Whether the set has the variable named `name` (a handful of members at most: compared by name).
+    /// Whether the set has the variable named `name` (a handful of members at most: compared by name, which
+    /// costs less than hashing `name` to find its id).
     pub fn contains(&self, name: &str) -> bool {
         let mut bits = self.0;
         while bits != 0 {

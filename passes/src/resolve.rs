@@ -103,6 +103,8 @@ pub struct Resolution {
     pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,
     pub global_ctx: SecondaryMap<GlobalId, Option<CondCtx>>,
     pub clues: Vec<PassClue>,
+    /// The names the module defines as macros (typing asks whether a parameter's type names one).
+    pub(crate) macro_names: HashSet<Name>,
 }
 
 /// Per pass: the (vertex, fragment) entry definitions.
@@ -264,6 +266,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
     for &(_, root) in children.of(None) {
         r.scope(root, &children);
     }
+    r.out.macro_names = std::mem::take(&mut r.macro_names);
     (r.out, r.contexts)
 }
 

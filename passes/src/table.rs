@@ -42,8 +42,6 @@ pub struct ExprTable<T: Clone + Default> {
     default: T,
 }
 
-/// The entries of one arena of an [`ExprTable`], indexed by [`ExprId`] (an expression outside it maps to the
-/// default value).
 /// One arena's range in the tables of one layout (see [`ExprTable::place`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaPlace {
@@ -51,6 +49,8 @@ pub struct ArenaPlace {
     len: usize,
 }
 
+/// The entries of one arena of an [`ExprTable`], indexed by [`ExprId`] (an expression outside it maps to the
+/// default value).
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaEntries<'t, T> {
     entries: &'t [T],
@@ -158,11 +158,8 @@ impl<T: Clone + Default> ExprTable<T> {
     /// The entry of `e`, to write it (`None` for an expression outside the table).
     #[inline]
     pub fn get_mut(&mut self, owner: Owner, e: ExprId) -> Option<&mut T> {
-        let i = self.position(owner, e)?;
-        if i >= self.entries.len() {
-            self.fill();
-        }
-        self.entries.get_mut(i)
+        let place = self.place(owner);
+        self.get_mut_in(place, e)
     }
 
     /// The entries of one arena (for many lookups in it).

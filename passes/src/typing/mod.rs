@@ -158,8 +158,6 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         out: Typing::default(),
         ctx: CondCtx::default(),
         dead_clue: scratch_clue(),
-        macro_names: std::cell::OnceCell::new(),
-        macro_scans: std::cell::Cell::new(0),
     };
     t.run();
     t.out
@@ -178,10 +176,6 @@ struct Typer<'m> {
     ctx: CondCtx,
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
     dead_clue: PassClue,
-    /// The names the module defines as macros, collected once many locals asked (see [`Typer::is_macro_typed`]).
-    macro_names: std::cell::OnceCell<shaderlab_ir::hash::FastHashSet<shaderlab_ir::Name>>,
-    /// How many times [`Typer::is_macro_typed`] scanned the macros before `macro_names` was collected.
-    macro_scans: std::cell::Cell<u8>,
 }
 
 /// One owner's expression arena and its entries in the resolution's tables, looked up once per function (or
@@ -784,21 +778,9 @@ impl<'m> Typer<'m> {
         }
     }
 
-    /// Whether a local's type names a macro. The first few questions scan the macros (a set of hundreds of names
-    /// costs more than the one or two parameter macros a file usually has); after that the names are collected
-    /// once, so that many uses of such locals stay linear in the number of macros.
+    /// Whether a local's type names a macro (the names resolution collected: no scan of the macros per use).
     fn is_macro_typed(&self, spec: &TypeSpec) -> bool {
-        const SCANS: u8 = 16;
-        let TypeInner::User(n) = self.m.types.get(spec.base) else { return false };
-        if let Some(names) = self.macro_names.get() {
-            return names.contains(&n);
-        }
-        let scans = self.macro_scans.get();
-        if scans < SCANS {
-            self.macro_scans.set(scans + 1);
-            return self.m.macros.values().any(|d| d.name == n);
-        }
-        self.macro_names.get_or_init(|| self.m.macros.values().map(|d| d.name).collect()).contains(&n)
+        matches!(self.m.types.get(spec.base), TypeInner::User(n) if self.res.macro_names.contains(&n))
     }
 
     fn ident(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
@@ -942,6 +924,8 @@ impl<'m> Typer<'m> {
             }
             CallTarget::Callable { user, builtin } => {
                 let overloads = builtin.map_or(&[][..], builtins::BuiltinFn::overloads);
+                // The catalogue index of `overloads[0]` (unused when there are none).
+                let first = builtin.map_or(0, builtins::BuiltinFn::first_index);
                 let user = self.res.functions(*user);
                 let Some(args) = args else {
                     // Conditional arguments: known when every candidate returns the same type.
@@ -1000,8 +984,7 @@ impl<'m> Typer<'m> {
                 }
                 for (i, o) in overloads.iter().enumerate() {
                     if o.params.as_slice() == known.as_slice() {
-                        let index = builtin.map_or(0, |b| b.first_index() + i);
-                        self.out.callees.set(cur.owner, id, Callee::Builtin(index));
+                        self.out.callees.set(cur.owner, id, Callee::Builtin(first + i));
                         if o.modes.contains(&builtins::ParamMode::Out) {
                             self.out_arguments(cur, id, o.modes.iter().map(|m| *m == builtins::ParamMode::Out));
                         }

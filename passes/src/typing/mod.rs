@@ -163,6 +163,13 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
     t.out
 }
 
+/// The user functions of a call in the order matching tries them: definitions before prototypes (they differ
+/// only when a prototype is wrong, which resolution reports as a Redefinition), each in `user` order.
+fn by_preference<'a>(m: &'a Module, user: &'a [FunctionId]) -> impl Iterator<Item = FunctionId> + 'a {
+    let defined = |f: &&FunctionId| m.functions[**f].body.is_some();
+    user.iter().filter(defined).chain(user.iter().filter(move |f| !defined(f))).copied()
+}
+
 struct Typer<'m> {
     /// Flattened struct members, computed on first use.
     member_cache: std::cell::RefCell<shaderlab_ir::hash::FastHashMap<StructId, std::rc::Rc<MemberList>>>,
@@ -954,22 +961,16 @@ impl<'m> Typer<'m> {
                 }
                 // Every argument type is known: their list (inline: no allocation on the matching path).
                 let known: SmallList<Ty, 8> = args.iter().filter_map(|(t, _)| t.known().copied()).collect();
-                // A definition is preferred over its prototype (they differ only when the prototype is wrong,
-                // which resolution reports as a Redefinition). Parameter types are read candidate by candidate
-                // (no list: the matching path allocates nothing).
-                let (definitions, prototypes) = (
-                    user.iter().filter(|f| m.functions[**f].body.is_some()),
-                    user.iter().filter(|f| m.functions[**f].body.is_none()),
-                );
-                for f in definitions.chain(prototypes) {
-                    let Some(params) = self.param_types(*f) else { continue };
+                // Parameter types are read candidate by candidate (no list: the matching path allocates nothing).
+                for f in by_preference(m, user) {
+                    let Some(params) = self.param_types(f) else { continue };
                     if params.len() == args.len()
                         && params.iter().zip(known.iter()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
-                        self.out.callees.set(cur.owner, id, Callee::User(*f));
+                        self.out.callees.set(cur.owner, id, Callee::User(f));
                         // Which parameters write their argument (`out`, `inout`); a candidate's parameters are
                         // all unconditional (`param_types`).
-                        let func = &m.functions[*f];
+                        let func = &m.functions[f];
                         let writes = func.params.iter().map(|p| match p {
                             Guarded::Item(shaderlab_ir::Param { kind: ParamKind::Declared { local }, .. }) => {
                                 matches!(func.locals[*local].qualifiers.storage, Some(Storage::Out | Storage::InOut))
@@ -979,7 +980,7 @@ impl<'m> Typer<'m> {
                         if writes.clone().any(|w| w) {
                             self.out_arguments(cur, id, writes);
                         }
-                        return self.out.returns[*f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
+                        return self.out.returns[f].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error));
                     }
                 }
                 for (i, o) in overloads.iter().enumerate() {
@@ -1046,10 +1047,7 @@ impl<'m> Typer<'m> {
     /// The user functions of `user` whose parameters are unconditional, with their parameter types (`None` for a
     /// macro-typed parameter, which matches anything): definitions before prototypes, each in `user` order.
     fn user_candidates(&self, user: &[FunctionId]) -> Vec<(FunctionId, ParamTypes)> {
-        let mut candidates: Vec<(FunctionId, ParamTypes)> =
-            user.iter().filter_map(|&f| self.param_types(f).map(|p| (f, p))).collect();
-        candidates.sort_by_key(|(f, _)| self.m.functions[*f].body.is_none());
-        candidates
+        by_preference(self.m, user).filter_map(|f| self.param_types(f).map(|p| (f, p))).collect()
     }
 
     /// Parameter types of a user function (`None` entries for macro parameters); `None` when parameters are

@@ -114,9 +114,11 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         None => Mode::Preserving,
     };
     // Every module's interner starts with the keywords and builtin type names, in one fixed order, so the
-    // keyword tables (built once per process) hold for every module.
+    // keyword tables (built once per process) hold for every module. Its room for new names is sized from the
+    // text (names are far longer than eight bytes with what separates them, so no file without includes
+    // should outgrow it); a file with includes gets more at its first include (see `INCLUDE_ROOM`).
     let seed = parser::seed();
-    let mut module = Module::with_names(mode, seed.interner.clone());
+    let mut module = Module::with_names(mode, interner_seed().copy_with_room((text.len() / 8).min(INCLUDE_ROOM)));
     let keywords = &seed.keywords;
     let file = module.sources.add(name, text, None);
     let tokens = lexer::lex(text, file, &mut module.names);
@@ -244,6 +246,23 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     pool::give(tokens);
     module.clues = sink.clues;
     module
+}
+
+/// Room for new names that a module's interner gets (without rehashing) once its text includes a chunk: a small
+/// file's names fit in a small table, a file with includes (which tend to bring hundreds of names) gets the room
+/// every module used to start with.
+pub(crate) const INCLUDE_ROOM: usize = 512;
+
+/// The names a module's interner holds without rehashing once its text includes a chunk: the seed's and
+/// [`INCLUDE_ROOM`] more.
+pub(crate) fn include_room_total() -> usize {
+    parser::seed().interner.len() + INCLUDE_ROOM
+}
+
+/// The seed interner's names with prebuilt tables for every room up to [`INCLUDE_ROOM`] (built once per process).
+fn interner_seed() -> &'static shaderlab_ir::InternerSeed {
+    static SEED: std::sync::OnceLock<shaderlab_ir::InternerSeed> = std::sync::OnceLock::new();
+    SEED.get_or_init(|| shaderlab_ir::InternerSeed::new(&parser::seed().interner, INCLUDE_ROOM))
 }
 
 /// A child level's copy of its parent's state; the last child takes the parent's own (nothing reads it after).

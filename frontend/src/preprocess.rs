@@ -652,8 +652,10 @@ impl<'m> Preprocessor<'m> {
             return;
         };
         let file = self.module.sources.add(key.clone(), text, Some(span));
-        // Lex the stored text in place (disjoint borrows of the source map and the interner).
+        // Lex the stored text in place (disjoint borrows of the source map and the interner). A file with includes
+        // gets the interner room that a small file's module does not start with (a no-op once it has it).
         let module = &mut *self.module;
+        module.names.reserve_total(crate::include_room_total());
         let tokens = match module.sources.files.get(file) {
             Some(f) => lex_noting_directives(&f.text, file, &mut module.names, &mut self.chunk_directives),
             None => {

@@ -35,7 +35,7 @@ pub use decl::{
 };
 pub use expr::{Arg, BinaryOp, Expr, ExprId, Expression, IncDecOp, Literal, UnaryOp};
 pub use module::{GlobalItem, Mode, Module, Scope, ScopeId};
-pub use names::{Interner, Name};
+pub use names::{Interner, InternerSeed, Name};
 pub use source::{SourceFile, SourceMap};
 pub use span::{FileId, Span};
 pub use stmt::{Block, LocalRange, Statement, StmtKind};

@@ -260,6 +260,14 @@ impl Interner {
         self.text.reserve(additional * 8);
     }
 
+    /// Room for `total` names in all without rehashing: unlike [`Interner::reserve`], asking again as names are
+    /// added changes nothing once the room is there.
+    pub fn reserve_total(&mut self, total: usize) {
+        if let Some(additional) = total.checked_sub(self.len()) {
+            self.reserve(additional);
+        }
+    }
+
     /// The name of `text` if it was interned before.
     pub fn lookup(&self, text: &str) -> Option<Name> {
         let bytes = text.as_bytes();
@@ -303,6 +311,53 @@ impl Clone for Interner {
         let mut text = String::with_capacity(self.text.capacity());
         text.push_str(&self.text);
         Self { text, entries: with_room(&self.entries, self.entries.capacity()), slots: self.slots.clone() }
+    }
+}
+
+/// An interner that many interners start as a copy of (the frontend's keywords and builtin type names), with its
+/// slot table built once at every size from the smallest that holds its names up to room for a given number more:
+/// [`InternerSeed::copy_with_room`] copies the table of the size a copy needs, so a small text copies a small
+/// table (the largest is 8 KB) and no copy hashes a name.
+pub struct InternerSeed {
+    names: Interner,
+    /// The names' slot tables, in increasing (power-of-two) sizes.
+    tables: Vec<Vec<u32>>,
+}
+
+/// The slots of a table for `len + room` names (at most half full).
+fn slots_for(len: usize, room: usize) -> usize {
+    ((len + room) * 2).next_power_of_two().max(MIN_SLOTS)
+}
+
+impl InternerSeed {
+    /// `names`' names, with tables for copies with room for up to `max_room` more names.
+    pub fn new(names: &Interner, max_room: usize) -> Self {
+        let mut names = Interner { text: names.text.clone(), entries: names.entries.clone(), slots: Vec::new() };
+        let mut tables = Vec::new();
+        let mut size = slots_for(names.len(), 0);
+        while size <= slots_for(names.len(), max_room) {
+            names.grow(size);
+            tables.push(names.slots.clone());
+            size *= 2;
+        }
+        Self { names, tables }
+    }
+
+    /// A copy of the seed's names with room for `room` more without rehashing (more than the seed was built for
+    /// rehashes once).
+    pub fn copy_with_room(&self, room: usize) -> Interner {
+        let names = &self.names;
+        let wanted = slots_for(names.len(), room);
+        let table = self.tables.iter().find(|t| t.len() >= wanted).or(self.tables.last());
+        let mut text = String::with_capacity(names.text.len() + room * 8);
+        text.push_str(&names.text);
+        let mut entries = Vec::with_capacity(names.len() + room);
+        entries.extend_from_slice(&names.entries);
+        let mut copy = Interner { text, entries, slots: table.cloned().unwrap_or_default() };
+        if copy.slots.len() < wanted {
+            copy.grow(wanted);
+        }
+        copy
     }
 }
 
@@ -438,6 +493,29 @@ mod tests {
         assert_eq!(unique.len(), spelled.len());
         for (s, &id) in spelled.iter().zip(&ids) {
             assert_eq!(names.lookup(s), Some(id));
+        }
+    }
+
+    #[test]
+    fn a_seed_copy_has_the_seed_s_names_and_the_room_asked_for() {
+        let mut names = Interner::new();
+        let spelled: Vec<String> = (0..100).map(|i| format!("seed_{i}")).collect();
+        let ids: Vec<Name> = spelled.iter().map(|s| names.intern(s)).collect();
+        let seed = InternerSeed::new(&names, 512);
+        for room in [0, 1, 20, 100, 512, 3000] {
+            let mut copy = seed.copy_with_room(room);
+            assert_eq!(copy, names);
+            assert!(copy.slots.len() >= slots_for(names.len(), room), "room {room}");
+            for (s, &id) in spelled.iter().zip(&ids) {
+                assert_eq!(copy.lookup(s), Some(id));
+            }
+            // Past the room asked for, the table grows as usual.
+            for i in 0..room + 300 {
+                let name = copy.intern(&format!("new_{i}"));
+                assert_eq!(copy.resolve(name), format!("new_{i}"));
+            }
+            assert_eq!(copy.lookup("seed_99"), Some(ids[99]));
+            assert_eq!(copy.len(), names.len() + room + 300);
         }
     }
 

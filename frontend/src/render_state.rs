@@ -11,6 +11,7 @@ use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
     Deprecated, Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue,
 };
+use std::rc::Rc;
 
 /// The kind of value a property takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,9 +138,26 @@ fn var_kind(ty: &str) -> ValueKind {
 #[derive(Default, Clone)]
 struct Env<'a> {
     vars: HashMap<&'a str, ValueKind>,
-    named: HashMap<(u8, &'a str), &'a [RsProp]>,
+    /// Counts the variable declarations merged so far: what a check that reads `vars` saw is still what it would
+    /// see while this is unchanged.
+    vars_version: u64,
+    named: HashMap<(u8, &'a str), Named<'a>>,
     /// v1 rules: an undeclared identifier value is a variable of the property's kind.
     implicit_variables: bool,
+}
+
+/// A named state (`BlendState name { ... }`) as declared.
+#[derive(Clone)]
+struct Named<'a> {
+    props: &'a [RsProp],
+    /// What checking the properties at the declaration set (each property's last value). Applying the state
+    /// sets the same while the check would see the same variables; it would report nothing new either (the
+    /// sink keeps one clue per place and code, and the declaration's check reported each), so it is not checked
+    /// again.
+    checked: Rc<RenderStateMap>,
+    /// `Env::vars_version` at the declaration when a value names a variable (the only values whose check reads
+    /// the variables); `None` when none does.
+    vars_seen: Option<u64>,
 }
 
 fn state_tag(kind: StateKind) -> u8 {
@@ -172,17 +190,28 @@ impl<'a> Merged<'a> {
             match item {
                 RsItem::VarDecl { ty, name, .. } => {
                     env.vars.insert(name.as_str(), var_kind(ty));
+                    env.vars_version += 1;
                 }
                 RsItem::NamedState { kind, name, props, .. } => {
                     // Check the declaration even when it is never applied.
-                    let mut scratch = RenderStateMap::default();
-                    apply(env, names, *kind, props, &mut scratch, sink);
-                    env.named.insert((state_tag(*kind), name.as_str()), props);
+                    let mut checked = RenderStateMap::default();
+                    apply(env, names, *kind, props, &mut checked, sink);
+                    let reads_vars = props.iter().any(|p| matches!(p.value, RsValueSyntax::Ident(_)));
+                    let vars_seen = reads_vars.then_some(env.vars_version);
+                    env.named.insert(
+                        (state_tag(*kind), name.as_str()),
+                        Named { props, checked: Rc::new(checked), vars_seen },
+                    );
                 }
                 RsItem::ApplyInline { kind, props, .. } => apply(env, names, *kind, props, map, sink),
                 RsItem::ApplyNamed { kind, name, name_span, .. } => {
                     match env.named.get(&(state_tag(*kind), name.as_str())) {
-                        Some(props) => apply(env, names, *kind, props, map, sink),
+                        Some(named) if named.vars_seen.is_none_or(|seen| seen == env.vars_version) => {
+                            for (key, entry) in &named.checked.entries {
+                                map.entries.insert(*key, entry.clone());
+                            }
+                        }
+                        Some(named) => apply(env, names, *kind, named.props, map, sink),
                         None => sink
                             .structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, *name_span),
                     }

@@ -219,3 +219,44 @@ fn render_states_merge_innermost_latest() {
     assert_eq!(pass.render_state.entries[&11].value, V::Bool(false));
     assert_eq!(pass.render_state.entries[&28].value, V::Enum(2));
 }
+
+/// A named state is checked where it is declared; applying it again gives what checking it again would, also
+/// when a variable it names is declared (or declared as another kind) between the declaration and the use.
+#[test]
+fn a_named_state_applies_as_checked_again_where_used() {
+    let src = "Shader \"t\" {
+        BlendState = { Enabled = true; }
+        BlendState fixed { SourceColorBlendFactor = BlendFactor.One; Enabled = maybe; }
+        DepthState later { WriteEnabled = dw; }
+        SubShader \"s\" {
+            Bool maybe;
+            Number dw;
+            Pass \"p\" {
+                BlendState = fixed;
+                DepthState = later;
+                void vert() { gl_Position = vec4(0.0); } void frag() { gl_FragColor = vec4(1.0); }
+                VertexShader = vert; FragmentShader = frag;
+            }
+        }
+    }";
+    let m = parse("t.shader", src, &MapResolver::new(), &Options::default());
+    // v2 rules (an inline application): `maybe` and `dw` are undeclared where the states are declared, and `dw`
+    // is a Number where `later` is applied.
+    let clues: Vec<(&str, u32)> = m.clues.iter().map(|c| (c.kind.code(), c.span.start)).collect();
+    let at = |word: &str| src.find(word).expect("in the text") as u32;
+    assert_eq!(
+        clues,
+        [
+            ("UndeclaredRenderStateVariable", at("maybe;")),
+            ("UndeclaredRenderStateVariable", at("dw;")),
+            ("RenderStateTypeMismatch", at("dw;")),
+        ]
+    );
+    let pass = m.passes.values().next().expect("pass");
+    use shaderlab_ir::RenderStateValue as V;
+    let entries = &pass.render_state.entries;
+    assert_eq!(entries.keys().copied().collect::<Vec<u8>>(), [0, 3]);
+    // `maybe` is a Bool where `fixed` is applied: checked again there, it sets the variable.
+    assert_eq!(entries[&0].value, V::Variable("maybe".into()));
+    assert_eq!(entries[&3].value, V::Enum(1));
+}

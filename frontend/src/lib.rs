@@ -167,10 +167,11 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let sub_count = shader.subshaders.len();
     for (sub_index, sub) in shader.subshaders.iter_mut().enumerate() {
         let last_sub = sub_index + 1 == sub_count;
-        let mut sub_state = inherit(&mut root, last_sub);
-        let sub_scope = driver.level(&sub.level, Some(shader_scope), &mut sub_state);
+        let (mut sub_state_copy, mut sub_render_copy) = (None, None);
+        let sub_state = inherit(&mut root, last_sub, &mut sub_state_copy);
+        let sub_scope = driver.level(&sub.level, Some(shader_scope), sub_state);
         let tags = std::mem::take(&mut sub.level.tags);
-        let mut sub_render = inherit(&mut shader_render, last_sub);
+        let sub_render = inherit(&mut shader_render, last_sub, &mut sub_render_copy);
         sub_render.level(&sub.level, &driver.module.names, driver.sink);
         let sub_id = driver.module.subshaders.push(SubShader {
             name: std::mem::take(&mut sub.name),
@@ -197,11 +198,14 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                     })
                 }
                 PassSyntax::Pass { name, name_span, span, level, vertex, fragment } => {
-                    let mut pass_state = inherit(&mut sub_state, Some(pass_index) == last_program);
-                    let scope = driver.level(level, Some(sub_scope), &mut pass_state);
-                    let mut render = inherit(&mut sub_render, pass_index + 1 == pass_count);
+                    let (mut pass_state_copy, mut render_copy) = (None, None);
+                    let pass_state = inherit(sub_state, Some(pass_index) == last_program, &mut pass_state_copy);
+                    let scope = driver.level(level, Some(sub_scope), pass_state);
+                    // The tags move out first: the merged state keeps borrowing the level.
+                    let tags = std::mem::take(&mut level.tags);
+                    let render = inherit(sub_render, pass_index + 1 == pass_count, &mut render_copy);
                     render.level(level, &driver.module.names, driver.sink);
-                    let render_state = render.into_map();
+                    let render_state = render.take_map();
                     // A missing entry is not reported when an unterminated comment or string swallowed the pass's
                     // text (that is the error); the pass's tokens are looked through only when an entry is missing.
                     let swallowed = || {
@@ -231,7 +235,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                         name: std::mem::take(name),
                         name_span: *name_span,
                         subshader: sub_id,
-                        tags: std::mem::take(&mut level.tags),
+                        tags,
                         render_state,
                         kind: PassKind::Program { scope, vertex, fragment },
                         span: *span,
@@ -265,14 +269,14 @@ fn interner_seed() -> &'static shaderlab_ir::InternerSeed {
     SEED.get_or_init(|| shaderlab_ir::InternerSeed::new(&parser::seed().interner, INCLUDE_ROOM))
 }
 
-/// A child level's copy of its parent's state; the last child takes the parent's own (nothing reads it after).
-/// Inlined: a call moves the large state through memory once more.
+/// A child level's state: its parent's own for the last child (nothing reads it after), else a copy of it kept in
+/// `copy`. Borrowed, not moved: a level's state is large, and moving it in and out costs more than the copy.
 #[inline(always)]
-fn inherit<T: Clone + Default>(parent: &mut T, last_child: bool) -> T {
+fn inherit<'p, T: Clone>(parent: &'p mut T, last_child: bool, copy: &'p mut Option<T>) -> &'p mut T {
     if last_child {
-        std::mem::take(parent)
+        parent
     } else {
-        parent.clone()
+        copy.insert(parent.clone())
     }
 }
 

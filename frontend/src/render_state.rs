@@ -166,9 +166,8 @@ fn state_tag(kind: StateKind) -> u8 {
 
 /// The render state of a chain of levels merged so far (outermost first): the properties set and the variables and
 /// named states the levels below can use. A level's result is the start of each of its children's, so every
-/// level is merged (and checked) once, not once per pass below it. (`Default` is an empty state under the
-/// declaration rules, for a state taken by its last child: nothing reads what is left behind.)
-#[derive(Clone, Default)]
+/// level is merged (and checked) once, not once per pass below it.
+#[derive(Clone)]
 pub struct Merged<'a> {
     env: Env<'a>,
     map: RenderStateMap,
@@ -239,8 +238,9 @@ impl<'a> Merged<'a> {
         &self.map
     }
 
-    pub fn into_map(self) -> RenderStateMap {
-        self.map
+    /// The merged properties, taken (for the last level of a chain).
+    pub fn take_map(&mut self) -> RenderStateMap {
+        std::mem::take(&mut self.map)
     }
 }
 

@@ -120,6 +120,9 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     let seed = parser::seed();
     let mut module = Module::with_names(mode, interner_seed().copy_with_room((text.len() / 8).min(INCLUDE_ROOM)));
     let keywords = &seed.keywords;
+    // Room for the main file, the command line and two chunks: what the first file's push would allocate, without
+    // the regrowth path.
+    module.sources.files = PrimaryMap::with_capacity(4);
     let file = module.sources.add(name, text, None);
     let tokens = lexer::lex(text, file, &mut module.names);
     let mut sink = Sink::default();
@@ -229,8 +232,11 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
                             *name_span,
                         );
                     }
-                    let vertex = driver.entry("VertexShader", vertex, scope);
-                    let fragment = driver.entry("FragmentShader", fragment, scope);
+                    let entry_name = |assigns: &EntryAssigns| assigns.first.as_ref().map(|e| e.name);
+                    let [vertex_defined, fragment_defined] =
+                        driver.defines_functions(scope, [entry_name(vertex), entry_name(fragment)]);
+                    let vertex = driver.entry("VertexShader", vertex, vertex_defined);
+                    let fragment = driver.entry("FragmentShader", fragment, fragment_defined);
                     driver.module.passes.push(Pass {
                         name: std::mem::take(name),
                         name_span: *name_span,
@@ -333,8 +339,9 @@ impl Driver<'_> {
         self.module.scopes.push(Scope { parent, items })
     }
 
-    /// Check a pass's entry assignments: at most one each, naming a function defined in the pass's text.
-    fn entry(&mut self, stage: &str, assigns: &EntryAssigns, scope: ScopeId) -> Option<EntryRef> {
+    /// Check a pass's entry assignments: at most one each, naming a function defined in the pass's text
+    /// (`defined`: whether the first one's does, see [`Driver::defines_functions`]).
+    fn entry(&mut self, stage: &str, assigns: &EntryAssigns, defined: bool) -> Option<EntryRef> {
         let first = assigns.first.as_ref()?;
         for dup in &assigns.repeats {
             self.sink.push(
@@ -346,26 +353,35 @@ impl Driver<'_> {
             );
         }
         let name = first.name;
-        if !self.defines_function(scope, name) {
+        if !defined {
             let name = self.module.names.resolve(name).to_owned();
             self.sink.structure(StructureClue::EntryNotFound { name }, first.name_span);
         }
         Some(EntryRef { name, span: first.name_span })
     }
 
-    /// Whether `scope` or a scope above it defines (with a body) a function named `name`. The driver makes the
-    /// parent links, so the chain ends within as many steps as there are scopes.
-    fn defines_function(&self, scope: ScopeId, name: Name) -> bool {
+    /// For each of `names` (a pass's two entries, `None` where one is not assigned), whether `scope` or a scope above
+    /// it defines (with a body) a function of that name: one walk for both. The driver makes the parent links, so
+    /// the chain ends within as many steps as there are scopes.
+    fn defines_functions(&self, scope: ScopeId, names: [Option<Name>; 2]) -> [bool; 2] {
         let module = &*self.module;
+        // A name not asked about counts as found, so that the walk stops once the others are.
+        let mut found = names.map(|name| name.is_none());
         let chain = std::iter::successors(module.scopes.get(scope), |s| s.parent.and_then(|p| module.scopes.get(p)));
-        chain.take(module.scopes.len()).any(|scope| {
-            let mut found = false;
+        for scope in chain.take(module.scopes.len()) {
+            if found.iter().all(|&f| f) {
+                break;
+            }
             Guarded::for_each_item(&scope.items, &mut |item| {
                 if let shaderlab_ir::GlobalItem::Function(f) = item {
-                    found |= module.functions.get(*f).is_some_and(|f| f.name == name && f.body.is_some());
+                    if let Some(f) = module.functions.get(*f).filter(|f| f.body.is_some()) {
+                        for (hit, name) in found.iter_mut().zip(names) {
+                            *hit |= name == Some(f.name);
+                        }
+                    }
                 }
             });
-            found
-        })
+        }
+        found
     }
 }

@@ -404,18 +404,22 @@ impl<'a, 's> StructParser<'a, 's> {
                 continue;
             }
             // A structure keyword counts at the start of a GLSL statement, or at the start of a line (so that a
-            // broken GLSL line does not swallow the `VertexShader = ...;` after it).
+            // broken GLSL line does not swallow the `VertexShader = ...;` after it). Every structure word starts
+            // with a capital letter, and most GLSL statements do not (`void`, `uniform`, `vec4`): those skip the
+            // keyword comparisons.
             if (statement_start || t.line_start) && t.kind == TokenKind::Ident {
                 paren_depth = 0;
                 let word = self.text(t);
-                let before = self.pos;
-                let handled = self.structural(kind, word, &mut level, &mut vertex, &mut fragment, on_child);
-                if handled {
-                    if !open_conditionals.is_empty() {
-                        inside_conditional.push((self.toks[before].span, word.to_owned()));
+                if word.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+                    let before = self.pos;
+                    let handled = self.structural(kind, word, &mut level, &mut vertex, &mut fragment, on_child);
+                    if handled {
+                        if !open_conditionals.is_empty() {
+                            inside_conditional.push((self.toks[before].span, word.to_owned()));
+                        }
+                        statement_start = true;
+                        continue;
                     }
-                    statement_start = true;
-                    continue;
                 }
             }
             // A GLSL token of this level, outside braces (a `}` here closed the level above; a `{` opens a run

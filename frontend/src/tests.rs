@@ -224,22 +224,19 @@ fn render_states_merge_innermost_latest() {
 /// when a variable it names is declared (or declared as another kind) between the declaration and the use.
 #[test]
 fn a_named_state_applies_as_checked_again_where_used() {
-    let src = "Shader \"t\" {
-        BlendState = { Enabled = true; }
-        BlendState fixed { SourceColorBlendFactor = BlendFactor.One; Enabled = maybe; }
-        DepthState later { WriteEnabled = dw; }
-        SubShader \"s\" {
-            Bool maybe;
-            Number dw;
-            Pass \"p\" {
-                BlendState = fixed;
-                DepthState = later;
-                void vert() { gl_Position = vec4(0.0); } void frag() { gl_FragColor = vec4(1.0); }
-                VertexShader = vert; FragmentShader = frag;
-            }
-        }
-    }";
-    let m = parse("t.shader", src, &MapResolver::new(), &Options::default());
+    let src = format!(
+        "Shader \"t\" {{
+        BlendState = {{ Enabled = true; }}
+        BlendState fixed {{ SourceColorBlendFactor = BlendFactor.One; Enabled = maybe; }}
+        DepthState later {{ WriteEnabled = dw; }}
+        SubShader \"s\" {{ Bool maybe; Number dw; Pass \"p\" {{
+            BlendState = fixed; DepthState = later;
+            {ENTRIES}
+            VertexShader = vert; FragmentShader = frag;
+        }} }}
+    }}"
+    );
+    let m = parse("t.shader", &src, &MapResolver::new(), &Options::default());
     // v2 rules (an inline application): `maybe` and `dw` are undeclared where the states are declared, and `dw`
     // is a Number where `later` is applied.
     let clues: Vec<(&str, u32)> = m.clues.iter().map(|c| (c.kind.code(), c.span.start)).collect();

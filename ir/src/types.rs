@@ -208,6 +208,11 @@ impl TypeArena {
         Self::default()
     }
 
+    /// Room for `additional` more types without regrowing the table.
+    pub fn reserve(&mut self, additional: usize) {
+        self.types.reserve(additional);
+    }
+
     pub fn intern(&mut self, inner: TypeInner) -> TypeId {
         let (index, _) = self.types.insert_full(inner);
         TypeId(index as u32)

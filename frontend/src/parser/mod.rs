@@ -83,6 +83,11 @@ impl BuiltinTypeIds {
     }
 }
 
+/// The room the first level's parser gives the module's type table: more than any corpus shader uses (at most
+/// 28 types, a small file about 10), so that the table is allocated once instead of growing from empty through
+/// three or four rehashes.
+const TYPES_START: usize = 16;
+
 /// How far [`Parser::function_extent`] looks ahead.
 const FUNCTION_SCAN_LIMIT: usize = 4096;
 
@@ -328,6 +333,9 @@ impl<'a> Parser<'a> {
         max_depth: usize,
     ) -> Self {
         let end_span = toks.last().map(|t| t.span.end_point()).unwrap_or_default();
+        if types.is_empty() {
+            types.reserve(TYPES_START);
+        }
         Parser {
             toks,
             pos: 0,

@@ -320,7 +320,12 @@ impl<'a> Parser<'a> {
         {
             self.pos += 1;
         }
-        let args = self.guarded_list(&mut Self::argument, Partial::Never, &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let args = self.guarded_list(
+            &mut Self::argument,
+            Partial::Never,
+            &|p: &Parser<'a>| p.is_punct(Punct::RParen),
+            super::ROOM.nested,
+        );
         self.expect(Punct::RParen, "')'");
         args
     }

@@ -1,7 +1,7 @@
 //! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters, read straight into
 //! IR entities.
 
-use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step};
+use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step, ROOM};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
@@ -382,7 +382,12 @@ impl<'a> Parser<'a> {
         self.type_names.insert(name);
         // Member array sizes belong to the module, also for a struct declared in a function.
         let (members, _) = self.in_arena(None, |p| {
-            p.guarded_list(&mut Self::struct_member, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RBrace))
+            p.guarded_list(
+                &mut Self::struct_member,
+                Partial::Dropped,
+                &|p: &Parser<'a>| p.is_punct(Punct::RBrace),
+                ROOM.nested,
+            )
         });
         if !self.expect(Punct::RBrace, "'}'") {
             return None;
@@ -467,8 +472,12 @@ impl<'a> Parser<'a> {
     /// `( parameters )` and `;` or a body.
     fn function_params_body(&mut self) -> Option<(Vec<Guarded<Param>>, Option<Block>)> {
         self.pos += 1; // (
-        let params =
-            self.guarded_list(&mut Self::parameter, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RParen));
+        let params = self.guarded_list(
+            &mut Self::parameter,
+            Partial::Dropped,
+            &|p: &Parser<'a>| p.is_punct(Punct::RParen),
+            ROOM.nested,
+        );
         if !self.expect(Punct::RParen, "')'") {
             self.recover();
             return None;
@@ -481,7 +490,7 @@ impl<'a> Parser<'a> {
             self.recover();
             return None;
         }
-        let body = self.block()?;
+        let body = self.block(ROOM.body)?;
         Some((params, Some(body)))
     }
 

@@ -88,6 +88,21 @@ impl BuiltinTypeIds {
 /// three or four rehashes.
 const TYPES_START: usize = 16;
 
+/// The room a list starts with once it has an element (see [`Parser::guarded_list`]), by context: enough for the
+/// usual small file's list without a regrowth (each a reallocation and a copy), little enough to stay in small
+/// allocations.
+pub(crate) struct Room {
+    /// A level's global items (a small pass has a few globals, structs and functions).
+    pub level: usize,
+    /// A function body's statements.
+    pub body: usize,
+    /// Every other list (parameters, struct members, statements of a nested block, call arguments, the branches of
+    /// a conditional region): most have one to four elements.
+    pub nested: usize,
+}
+
+pub(crate) const ROOM: Room = Room { level: 8, body: 8, nested: 4 };
+
 /// How far [`Parser::function_extent`] looks ahead.
 const FUNCTION_SCAN_LIMIT: usize = 4096;
 
@@ -365,7 +380,7 @@ impl<'a> Parser<'a> {
     pub fn parse_level(mut self) -> Vec<Guarded<GlobalItem>> {
         let mut items = Vec::new();
         loop {
-            let list = self.guarded_list(&mut Self::external_item, Partial::Dropped, &|_| false);
+            let list = self.guarded_list(&mut Self::external_item, Partial::Dropped, &|_| false, ROOM.level);
             // The first list is the level's items (no copy into an empty vector).
             if items.is_empty() {
                 items = list;
@@ -822,17 +837,16 @@ impl<'a> Parser<'a> {
 
     /// Parse a list whose elements may be wrapped in conditional regions. `element` parses one element at the
     /// current token and pushes what it makes; `partial` says whether what it made is dropped when it keeps
-    /// nothing; `is_end` tells whether the current token closes the list (it is not consumed).
+    /// nothing; `is_end` tells whether the current token closes the list (it is not consumed). A list that is not
+    /// empty starts with room for `room` elements (see [`ROOM`]); an empty one (`f()`, `{ }`) allocates nothing.
     pub(crate) fn guarded_list<T>(
         &mut self,
         element: &mut Element<'_, 'a, T>,
         partial: Partial,
         is_end: &dyn Fn(&Parser<'a>) -> bool,
+        room: usize,
     ) -> Vec<Guarded<T>> {
-        // Most lists (parameters, statements of a block, struct members) have a few elements: starting at four
-        // skips the regrowths from one and two, each a reallocation and a copy. An empty list (`f()`, `{ }`)
-        // allocates nothing.
-        let mut items = if self.peek().is_some() && !is_end(self) { Vec::with_capacity(4) } else { Vec::new() };
+        let mut items = if self.peek().is_some() && !is_end(self) { Vec::with_capacity(room) } else { Vec::new() };
         while let Some(t) = self.peek() {
             if is_end(self) {
                 break;
@@ -901,7 +915,7 @@ impl<'a> Parser<'a> {
         let mut else_items: Option<Vec<Guarded<T>>> = None;
         let mut else_span = None;
         loop {
-            let items = self.guarded_list(element, partial, is_end);
+            let items = self.guarded_list(element, partial, is_end, ROOM.nested);
             match &else_items {
                 Some(_) => else_items = Some(items),
                 None => {

@@ -1,13 +1,13 @@
 //! Statements and blocks, read straight into their IR form (their locals go to the function being read).
 
-use super::{done, Kw, Parser, Partial, Step};
+use super::{done, Kw, Parser, Partial, Step, ROOM};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{Block, ExprId, Guarded, LocalRange, Span, Statement, StmtKind};
 
 impl<'a> Parser<'a> {
-    /// `{ statements }`, at the `{`.
-    pub(crate) fn block(&mut self) -> Option<Block> {
+    /// `{ statements }`, at the `{`; `room` is what the statement list starts with (see [`super::Room`]).
+    pub(crate) fn block(&mut self, room: usize) -> Option<Block> {
         let start = self.here();
         if !self.expect(Punct::LBrace, "'{'") {
             return None;
@@ -17,8 +17,12 @@ impl<'a> Parser<'a> {
             return None;
         }
         // The enclosing statement counted this nesting level.
-        let stmts =
-            self.guarded_list(&mut Self::statement_step, Partial::Dropped, &|p: &Parser<'a>| p.is_punct(Punct::RBrace));
+        let stmts = self.guarded_list(
+            &mut Self::statement_step,
+            Partial::Dropped,
+            &|p: &Parser<'a>| p.is_punct(Punct::RBrace),
+            room,
+        );
         self.expect(Punct::RBrace, "'}'");
         Some(Block { stmts, span: start.to(self.prev_span()) })
     }
@@ -105,7 +109,7 @@ impl<'a> Parser<'a> {
         let start = self.here();
         let t = self.peek()?;
         if t.is_punct(Punct::LBrace) {
-            let b = self.block()?;
+            let b = self.block(ROOM.nested)?;
             let span = b.span;
             return Some(Statement { kind: StmtKind::Block(b), span });
         }
@@ -171,7 +175,7 @@ impl<'a> Parser<'a> {
                     self.recover();
                     return None;
                 }
-                let body = self.block()?;
+                let body = self.block(ROOM.nested)?;
                 StmtKind::Switch { selector, body }
             }
             Some(Kw::Case) => {

@@ -74,12 +74,22 @@ pub(crate) struct Declarator {
 
 /// The type id each builtin type name was last interned as in a module, by name index (like
 /// `Keywords::words`): a cache in front of the type table's hash lookup, kept for the whole module (every
-/// level's parser uses it) and checked before each use, since a rollback can drop the type.
+/// level's parser uses it). A rollback that drops types forgets the ids it dropped ([`BuiltinTypeIds::forget_from`]),
+/// so every id in the cache is in the table.
 pub struct BuiltinTypeIds(Vec<Option<TypeId>>);
 
 impl BuiltinTypeIds {
     pub fn new(kw: &Keywords) -> Self {
         BuiltinTypeIds(vec![None; kw.words.len()])
+    }
+
+    /// Forget the ids from `len` on (the type table is cut back to `len` types).
+    fn forget_from(&mut self, len: usize) {
+        for slot in &mut self.0 {
+            if slot.is_some_and(|id| id.index() >= len) {
+                *slot = None;
+            }
+        }
     }
 }
 
@@ -532,10 +542,7 @@ impl<'a> Parser<'a> {
     /// The type id of builtin type `inner`, spelled `name`.
     pub(crate) fn intern_builtin(&mut self, name: Name, inner: TypeInner) -> TypeId {
         if let Some(&Some(id)) = self.builtin_type_ids.0.get(name.index()) {
-            // Still in the table (not rolled back, or interned again at the same place).
-            if id.index() < self.types.len() && self.types.get(id) == inner {
-                return id;
-            }
+            return id;
         }
         let id = self.types.intern(inner);
         if let Some(slot) = self.builtin_type_ids.0.get_mut(name.index()) {
@@ -625,7 +632,10 @@ impl<'a> Parser<'a> {
         }
         truncate(&mut self.locals, mark.locals);
         truncate(self.global_exprs, mark.global_exprs);
-        self.types.truncate(mark.types);
+        if self.types.len() > mark.types {
+            self.types.truncate(mark.types);
+            self.builtin_type_ids.forget_from(mark.types);
+        }
         truncate(self.entities.structs, mark.structs);
         truncate(self.entities.globals, mark.globals);
         truncate(self.entities.functions, mark.functions);

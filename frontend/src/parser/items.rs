@@ -285,35 +285,42 @@ impl<'a> Parser<'a> {
     /// Declarators after a type, through the closing `;`, into [`Parser::declarators`]; gives back the
     /// declaration's span, for the caller to make the declarators into entities with its qualifiers
     /// ([`Parser::push_globals`], [`Parser::push_members`], [`Parser::push_locals`]). The type's dimension
-    /// expressions are the last ones read, from `dims_from` on: each declarator after the first gets copies of
-    /// them, made where it starts (which is where a walk of the declarators, one entity each, meets them).
+    /// expressions are the last ones read, from `dims_from` on: the first declarator takes the type itself, and
+    /// each one after it gets copies of them, made where it starts (which is where a walk of the declarators, one
+    /// entity each, meets them).
     pub(crate) fn declarator_list(&mut self, ty: TypeSpec, dims_from: usize, start: Span) -> Option<Span> {
         let dims_to = self.exprs().len();
+        let type_dims = ty.dims.len();
         self.declarators.clear();
-        loop {
-            let Some(t) = self.peek().filter(|t| self.is_plain_ident(t)) else {
-                self.expected("a variable name");
-                self.recover();
-                return None;
-            };
-            let name = t.sym;
-            let name_span = t.span;
-            self.pos += 1;
-            let mut ty = ty.clone();
-            if !self.declarators.is_empty() {
-                self.copy_dims(dims_from, dims_to, &mut ty.dims);
-            }
-            ty.dims.extend(self.array_dims());
-            let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
-            self.declarators.push(Declarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
-            if !self.eat(Punct::Comma) {
-                break;
-            }
+        self.declarator(ty)?;
+        while self.eat(Punct::Comma) {
+            // The declaration's type as the first declarator took it (its own dimensions come after the type's).
+            let Some(first) = self.declarators.first().map(|d| &d.ty) else { break };
+            let dims = first.dims.get(..type_dims).unwrap_or_default().to_vec();
+            let mut ty = TypeSpec { base: first.base, precision: first.precision, dims, span: first.span };
+            self.copy_dims(dims_from, dims_to, &mut ty.dims);
+            self.declarator(ty)?;
         }
         if !self.expect(Punct::Semicolon, "';'") {
             self.recover();
         }
         Some(start.to(self.prev_span()))
+    }
+
+    /// One declarator (`name[dims] = init`) of type `ty`, pushed to [`Parser::declarators`]; `None` (after the
+    /// error is reported and the parser has recovered) when no name is here.
+    fn declarator(&mut self, mut ty: TypeSpec) -> Option<()> {
+        let Some(t) = self.peek().filter(|t| self.is_plain_ident(t)) else {
+            self.expected("a variable name");
+            self.recover();
+            return None;
+        };
+        let (name, name_span) = (t.sym, t.span);
+        self.pos += 1;
+        ty.dims.extend(self.array_dims());
+        let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
+        self.declarators.push(Declarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
+        Some(())
     }
 
     /// The declarators just read as global variables, one item each; `span` is the declaration's.

@@ -146,8 +146,9 @@ impl<'a> Parser<'a> {
         Some((precision, self.types.intern(ty), start.to(self.prev_span())))
     }
 
-    /// Storage, interpolation, invariance and layout qualifiers (precision is part of the type).
-    #[inline]
+    /// Storage, interpolation, invariance and layout qualifiers (precision is part of the type). Inlined where it
+    /// is called, so that the usual declaration without qualifiers costs a test and no call.
+    #[inline(always)]
     pub(crate) fn qualifiers(&mut self) -> Qualifiers {
         // Most declarations start with a builtin type: nothing to read (the loop below would stop at once).
         match self.peek() {

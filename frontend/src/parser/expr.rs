@@ -69,7 +69,7 @@ impl<'a> Parser<'a> {
 
     /// `expression`: assignments separated by commas. Inlined where it is called: most expressions are one
     /// assignment, and only a `,` after it takes the sequence loop.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn expression(&mut self) -> ExprId {
         let first = self.assignment();
         if self.is_punct(Punct::Comma) {

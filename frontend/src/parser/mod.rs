@@ -333,6 +333,7 @@ pub(crate) enum Partial {
 }
 
 /// Push one unguarded item to a list: the usual [`Step::Done`] of an element parser.
+#[inline]
 pub(crate) fn done<T>(out: &mut Vec<Guarded<T>>, item: T) -> Step {
     out.push(Guarded::Item(item));
     Step::Done
@@ -551,6 +552,7 @@ impl<'a> Parser<'a> {
         id
     }
 
+    #[inline]
     pub(crate) fn span_of(&self, e: ExprId) -> Span {
         self.exprs()[e].span
     }

@@ -230,6 +230,7 @@ impl<'a> Parser<'a> {
         Some(Statement { kind, span: start.to(self.prev_span()) })
     }
 
+    #[inline]
     fn end_statement(&mut self) -> Option<()> {
         if self.expect(Punct::Semicolon, "';'") {
             self.resync();

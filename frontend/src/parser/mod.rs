@@ -433,7 +433,11 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn prev_span(&self) -> Span {
-        self.pos.checked_sub(1).and_then(|i| self.toks.get(i)).map(|t| t.span).unwrap_or(self.end_span)
+        // At the first token, `pos - 1` wraps to an index past the end: one bounds test covers both cases.
+        match self.toks.get(self.pos.wrapping_sub(1)) {
+            Some(t) => t.span,
+            None => self.end_span,
+        }
     }
 
     pub(crate) fn is_punct(&self, p: Punct) -> bool {

@@ -7,7 +7,7 @@
 
 use crate::clue::{PassClue, PassClueKind, PassNote};
 use crate::resolve::{CallTarget, Resolution};
-use crate::table::Owner;
+use crate::table::{filled_map, Owner};
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -34,11 +34,11 @@ pub struct CallGraph {
 
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
     let mut out = CallGraph {
-        calls: SecondaryMap::with_capacity(m.functions.len()),
+        calls: filled_map(m.functions.len()),
         // Name resolution found them.
         entries: res.pass_entries.clone(),
-        vertex_order: SecondaryMap::with_capacity(m.passes.len()),
-        fragment_order: SecondaryMap::with_capacity(m.passes.len()),
+        vertex_order: filled_map(m.passes.len()),
+        fragment_order: filled_map(m.passes.len()),
         clues: Vec::new(),
     };
     // A call to a prototype goes to the definition with the same name and parameter types.

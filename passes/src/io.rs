@@ -12,7 +12,7 @@ use crate::callgraph::CallGraph;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{Resolution, Resolved, Symbol};
 use crate::small::SmallList;
-use crate::table::Owner;
+use crate::table::{filled_map, Owner};
 use crate::ty::Ty;
 use crate::typing::{type_name, Callee, Type, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
@@ -143,7 +143,7 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     // gl_Position) would report what the parse lost.
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
-    let out = IoRoles { passes: SecondaryMap::with_capacity(m.passes.len()), clues: Vec::new() };
+    let out = IoRoles { passes: filled_map(m.passes.len()), clues: Vec::new() };
     // Room for a flag per expression of every function (the most the scans can take): one allocation, and the
     // flags never move as one function after the other is scanned (speed only; growing would give the same flags).
     let pools = ScanPools {

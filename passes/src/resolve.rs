@@ -17,7 +17,7 @@
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::small::{OneOrMore, SmallList};
-use crate::table::{Arena, ArenaPlace, ExprTable, Owner};
+use crate::table::{filled_map, Arena, ArenaPlace, ExprTable, Owner};
 use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
@@ -219,13 +219,15 @@ pub fn resolve(module: &Module) -> Resolution {
 /// [`resolve`], with the context of every conditional branch it entered (for [`crate::typing`]).
 pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts) {
     let idents = ExprTable::for_module(module);
-    let mut pass_entries = SecondaryMap::with_capacity(module.passes.len());
+    let mut pass_entries = filled_map(module.passes.len());
     let pass_io = pass_io_members(module, &mut pass_entries);
     let out = Resolution {
         calls: ExprTable::like(&idents),
         macro_refs: ExprTable::like(&idents),
         idents,
         pass_entries,
+        function_ctx: filled_map(module.functions.len()),
+        global_ctx: filled_map(module.globals.len()),
         // Room for a few uses of each struct as a type (a type name resolves only to a struct: none without).
         type_names: HashMap::with_capacity_and_hasher(module.structs.len() * 4, Default::default()),
         ..Resolution::default()

@@ -12,6 +12,17 @@ pub enum Owner {
     Function(FunctionId),
 }
 
+/// A map with an entry (the default value) for each of the first `n` keys: one allocation, and a write by index
+/// never has to grow it (a map filled by indexing grows entry by entry, a call and a copy of the default each
+/// time). Reads are the same as for a map grown by indexing: a key outside it reads as the default value too.
+pub fn filled_map<K: cranelift_entity::EntityRef, V: Clone + Default>(
+    n: usize,
+) -> cranelift_entity::SecondaryMap<K, V> {
+    let mut map = cranelift_entity::SecondaryMap::with_capacity(n);
+    map.resize(n);
+    map
+}
+
 /// An owner's expressions.
 pub type Arena = cranelift_entity::PrimaryMap<ExprId, shaderlab_ir::Expression>;
 

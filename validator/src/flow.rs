@@ -73,7 +73,7 @@ pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
     let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     // Per function: whether some pass's vertex stage runs it.
-    let mut vertex_functions: SecondaryMap<FunctionId, bool> = SecondaryMap::with_capacity(m.functions.len());
+    let mut vertex_functions: SecondaryMap<FunctionId, bool> = shaderlab_passes::table::filled_map(m.functions.len());
     for (pass, p) in m.passes.iter() {
         if matches!(p.kind, PassKind::Program { .. }) {
             for &f in facts.calls.vertex_order.get(pass).into_iter().flatten() {

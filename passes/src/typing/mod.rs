@@ -15,7 +15,7 @@ use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
 use crate::small::SmallList;
-use crate::table::{Arena, ArenaEntries, ArenaPlace, ExprTable, Owner};
+use crate::table::{filled_map, Arena, ArenaEntries, ArenaPlace, ExprTable, Owner};
 use crate::ty::{ArrayLen, Ty};
 use crate::variants::{BranchContexts, CondCtx, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
@@ -268,7 +268,7 @@ impl<'m> Typer<'m> {
         // One entry per function and per local, in arena order (what indexing each in turn would build).
         self.out.locals = SecondaryMap::from(locals);
         self.out.returns = SecondaryMap::from(returns);
-        self.out.has_switch = SecondaryMap::with_capacity(m.functions.len());
+        self.out.has_switch = filled_map(m.functions.len());
         let globals: Vec<Option<Ty>> = m.globals.values().map(|g| self.spec_ty(&g.ty, Owner::Global)).collect();
         self.out.globals = SecondaryMap::from(globals);
         // Walk every scope's items in order, with their variant contexts.

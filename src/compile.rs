@@ -16,8 +16,9 @@ pub struct CompiledPass {
     pub sources: Option<StageSources>,
 }
 
-/// A compiled shader: the module (for rendering diagnostics), the passes in structure order, and the
-/// diagnostics (warnings only when the compile succeeded).
+/// A compiled shader: the module (for rendering diagnostics; its frontend clues have moved into `diagnostics`, so
+/// `module.clues` is empty), the passes in structure order, and the diagnostics (warnings only when the compile
+/// succeeded).
 #[derive(Debug)]
 pub struct Compiled {
     pub module: Module,
@@ -110,10 +111,13 @@ pub fn compile_report(
 ) -> Compiled {
     // The frontend and the passes, without `analyze`'s diagnostics: `validate` collects the same list again (and
     // it is the one reported), so collecting it here too would be wasted work.
-    let module = crate::parse(source, includes, options);
+    let mut module = crate::parse(source, includes, options);
     let facts = shaderlab_passes::run_passes(&module);
+    // The passes have read the frontend's clues: they move into the diagnostics (no copy of each), and the
+    // module kept for rendering keeps none.
+    let clues = std::mem::take(&mut module.clues);
     let (passes, diagnostics) = {
-        match shaderlab_validator::validate(&module, &facts) {
+        match shaderlab_validator::validate_taking(&module, &facts, clues) {
             Err(diagnostics) => (Vec::new(), diagnostics),
             Ok(valid) => {
                 let backend = shaderlab_backends::backend(target);

@@ -100,12 +100,19 @@ impl Diagnostic {
     }
 
     pub fn from_clue(clue: &Clue) -> Diagnostic {
-        let kind = match &clue.kind {
-            ClueKind::Syntax(s) => DiagnosticType::Syntax(s.clone()),
-            ClueKind::Structure(s) => DiagnosticType::Structure(s.clone()),
+        Diagnostic::from(clue.clone())
+    }
+}
+
+/// A frontend clue's diagnostic, taking its data (no copy).
+impl From<Clue> for Diagnostic {
+    fn from(clue: Clue) -> Diagnostic {
+        let kind = match clue.kind {
+            ClueKind::Syntax(s) => DiagnosticType::Syntax(s),
+            ClueKind::Structure(s) => DiagnosticType::Structure(s),
         };
         let severity = kind.severity();
-        Diagnostic { kind, severity, span: clue.span, notes: clue.notes.clone() }
+        Diagnostic { kind, severity, span: clue.span, notes: clue.notes }
     }
 }
 
@@ -157,10 +164,33 @@ fn source_order(module: &Module, span: Span) -> Vec<u32> {
 
 /// Every diagnostic known for a module, in source order: the frontend's clues, then (when given) the passes'.
 pub fn collect(module: &Module, facts: Option<&Facts>) -> Vec<Diagnostic> {
-    let mut diags: Vec<Diagnostic> = module.clues.iter().map(Diagnostic::from_clue).collect();
+    let frontend = module.clues.iter().map(Diagnostic::from_clue).collect();
+    collect_after(module, frontend, incomplete(&module.clues), facts)
+}
+
+/// [`collect`] for a module whose frontend clues were moved out of it (`clues`, as they were in
+/// [`Module::clues`]): each clue's data moves into its diagnostic instead of being copied.
+pub fn collect_taking(module: &Module, clues: Vec<Clue>, facts: Option<&Facts>) -> Vec<Diagnostic> {
+    let incomplete = incomplete(&clues);
+    let frontend = clues.into_iter().map(Diagnostic::from).collect();
+    collect_after(module, frontend, incomplete, facts)
+}
+
+/// Whether the frontend lost part of the source to an error (whole-function flow rules then stay silent).
+fn incomplete(clues: &[Clue]) -> bool {
+    clues.iter().any(|c| c.kind.severity() == Severity::Error)
+}
+
+/// The rest of [`collect`], after the frontend's diagnostics (`incomplete`: see [`incomplete`]).
+fn collect_after(
+    module: &Module,
+    mut diags: Vec<Diagnostic>,
+    incomplete: bool,
+    facts: Option<&Facts>,
+) -> Vec<Diagnostic> {
     if let Some(facts) = facts {
         diags.extend(facts.clues().map(Diagnostic::from_pass_clue));
-        diags.extend(crate::flow::check(module, facts));
+        diags.extend(crate::flow::check_with(module, facts, incomplete));
     }
     // Spans in files that were not included (the main file) order by their offset alone: a plain stable sort, with no
     // key vector per diagnostic. Both sorts are stable, so equal keys keep their collection order either way.

@@ -70,8 +70,13 @@ impl FlowRule {
 
 /// Run the flow and placement rules.
 pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
+    check_with(m, facts, m.clues.iter().any(|c| c.kind.severity() == Severity::Error))
+}
+
+/// [`check`], told whether the frontend reported an error (`incomplete`: a `return` may have been lost to
+/// recovery), for a module whose clues were moved out.
+pub(crate) fn check_with(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
     let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
-    let incomplete = m.clues.iter().any(|c| c.kind.severity() == Severity::Error);
     // Per function: whether some pass's vertex stage runs it.
     let mut vertex_functions: SecondaryMap<FunctionId, bool> = shaderlab_passes::table::filled_map(m.functions.len());
     for (pass, p) in m.passes.iter() {

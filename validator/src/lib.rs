@@ -13,7 +13,7 @@ pub mod policy;
 pub mod render;
 pub mod valid;
 
-pub use diagnostic::{collect, BackendCode, Diagnostic, DiagnosticType};
+pub use diagnostic::{collect, collect_taking, BackendCode, Diagnostic, DiagnosticType};
 pub use policy::WarningPolicy;
 pub use render::{render_human, render_json, summary};
-pub use valid::{validate, ValidModule};
+pub use valid::{validate, validate_taking, ValidModule};

@@ -1,8 +1,8 @@
 //! `ValidModule`: a module the validator has checked. Only [`validate`] makes one, so a backend that takes
 //! `&ValidModule` never sees an unchecked module and never needs to re-check.
 
-use crate::diagnostic::{collect, Diagnostic};
-use shaderlab_ir::{Module, Severity};
+use crate::diagnostic::{collect, collect_taking, Diagnostic};
+use shaderlab_ir::{Clue, Module, Severity};
 use shaderlab_passes::Facts;
 
 /// A module with no error diagnostic, and its facts.
@@ -30,7 +30,24 @@ impl<'a> ValidModule<'a> {
 
 /// Every diagnostic of the module: `Ok` when none is an error (warnings travel in both arms).
 pub fn validate<'a>(module: &'a Module, facts: &'a Facts) -> Result<ValidModule<'a>, Vec<Diagnostic>> {
-    let diagnostics = collect(module, Some(facts));
+    judge(module, facts, collect(module, Some(facts)))
+}
+
+/// [`validate`] for a module whose frontend clues were moved out of it (`clues`, as they were in
+/// [`Module::clues`]): they become diagnostics without a copy.
+pub fn validate_taking<'a>(
+    module: &'a Module,
+    facts: &'a Facts,
+    clues: Vec<Clue>,
+) -> Result<ValidModule<'a>, Vec<Diagnostic>> {
+    judge(module, facts, collect_taking(module, clues, Some(facts)))
+}
+
+fn judge<'a>(
+    module: &'a Module,
+    facts: &'a Facts,
+    diagnostics: Vec<Diagnostic>,
+) -> Result<ValidModule<'a>, Vec<Diagnostic>> {
     if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         Err(diagnostics)
     } else {

@@ -247,10 +247,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         struct_names: module.structs.values().map(|s| s.name).collect(),
         contexts: BranchContexts::default(),
         self_compatible: SelfCompatible::default(),
-        dead_clue: PassClue::new(
-            PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name: String::new() }),
-            Span::default(),
-        ),
+        dead_clue: None,
         preserving: module.mode == Mode::Preserving,
         declared_under_roots: None,
         pass_io,
@@ -494,8 +491,8 @@ struct Resolver<'m> {
     declared_under_roots: Option<HashSet<(Name, ScopeId)>>,
     /// The IO struct members of every program pass.
     pass_io: Vec<PassIo>,
-    /// Where clues found in dead code go.
-    dead_clue: PassClue,
+    /// Where clues found in dead code go (made by the first one: most modules have none).
+    dead_clue: Option<PassClue>,
     /// Memoized did-you-mean answers for undefined functions.
     function_suggestions: HashMap<(Name, usize, usize), Option<String>>,
     /// The context of every branch entered (kept alive here, which `self_compatible` relies on).
@@ -536,8 +533,7 @@ impl<'m> Resolver<'m> {
         clue.conditions = ctx.description_strings();
         // Code no variant compiles is never wrong: the clue goes to a scratch slot.
         if ctx.is_dead() {
-            self.dead_clue = clue;
-            return &mut self.dead_clue;
+            return self.dead_clue.insert(clue);
         }
         self.out.clues.push(clue);
         let last = self.out.clues.len() - 1;

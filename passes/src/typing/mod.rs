@@ -157,7 +157,7 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         arg_pool: Vec::new(),
         out: Typing::default(),
         ctx: CondCtx::default(),
-        dead_clue: scratch_clue(),
+        dead_clue: None,
     };
     t.run();
     t.out
@@ -181,8 +181,9 @@ struct Typer<'m> {
     arg_pool: Vec<Vec<(Type, Span)>>,
     out: Typing,
     ctx: CondCtx,
-    /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it).
-    dead_clue: PassClue,
+    /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it); made by the
+    /// first one (most modules have none).
+    dead_clue: Option<PassClue>,
 }
 
 /// One owner's expression arena and its entries in the resolution's tables, looked up once per function (or
@@ -199,14 +200,6 @@ impl<'m> Cursor<'m> {
     fn of(m: &'m Module, res: &'m Resolution, owner: Owner) -> Self {
         Cursor { owner, exprs: owner.arena(m), idents: res.idents.get_arena(owner), place: res.idents.place(owner) }
     }
-}
-
-/// A placeholder for the dead-code clue slot.
-fn scratch_clue() -> PassClue {
-    PassClue::new(
-        PassClueKind::Type(TypeClue::InvalidUnaryOperand { op: String::new(), operand: String::new() }),
-        Span::default(),
-    )
 }
 
 /// The GLSL name of a type, with struct names.
@@ -231,8 +224,7 @@ impl<'m> Typer<'m> {
         let mut clue = PassClue::new(PassClueKind::Type(kind), span);
         clue.conditions = self.ctx.description_strings();
         if self.ctx.is_dead() {
-            self.dead_clue = clue;
-            return &mut self.dead_clue;
+            return self.dead_clue.insert(clue);
         }
         self.out.clues.push(clue);
         let last = self.out.clues.len() - 1;

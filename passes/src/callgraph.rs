@@ -6,7 +6,7 @@
 //! resolution found, so reachability never misses a function.
 
 use crate::clue::{PassClue, PassClueKind, PassNote};
-use crate::resolve::{CallTarget, Resolution};
+use crate::resolve::{CallTarget, PassEntries, Resolution};
 use crate::table::{filled_map, Owner};
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
@@ -33,10 +33,20 @@ pub struct CallGraph {
 }
 
 pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
+    build_call_graph_taking(m, res, typing, res.pass_entries.clone())
+}
+
+/// [`build_call_graph`], given the entries of every pass that name resolution found (which
+/// [`crate::run_passes`] moves out of the resolution: nothing else reads them there).
+pub(crate) fn build_call_graph_taking(
+    m: &Module,
+    res: &Resolution,
+    typing: &Typing,
+    entries: PassEntries,
+) -> CallGraph {
     let mut out = CallGraph {
         calls: filled_map(m.functions.len()),
-        // Name resolution found them.
-        entries: res.pass_entries.clone(),
+        entries,
         vertex_order: filled_map(m.passes.len()),
         fragment_order: filled_map(m.passes.len()),
         clues: Vec::new(),

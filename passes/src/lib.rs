@@ -50,10 +50,12 @@ impl Facts {
 /// Run every pass in order.
 pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
     // Type inference walks the conditional regions name resolution walked: it reuses their contexts.
-    let (resolution, contexts) = resolve::resolve_recording(module);
+    let (mut resolution, contexts) = resolve::resolve_recording(module);
     let typing = typing::infer_types_reusing(module, &resolution, &contexts);
     drop(contexts);
-    let calls = callgraph::build_call_graph(module, &resolution, &typing);
+    // The call graph keeps the pass entries name resolution found (moved, not copied).
+    let entries = std::mem::take(&mut resolution.pass_entries);
+    let calls = callgraph::build_call_graph_taking(module, &resolution, &typing, entries);
     let io = io::infer_io_roles(module, &resolution, &typing, &calls);
     let consts = consts::fold_constants(module, &resolution, &typing);
     Facts { resolution, typing, calls, io, consts }

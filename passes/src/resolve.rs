@@ -97,7 +97,7 @@ pub struct Resolution {
     /// User type names, by the span of the type specifier, to their struct declarations.
     pub type_names: HashMap<Span, StructList>,
     /// Per program pass: its (vertex, fragment) entry definitions (what [`crate::callgraph::CallGraph::entries`]
-    /// lists).
+    /// lists; [`crate::run_passes`] moves them there, leaving this empty).
     pub(crate) pass_entries: PassEntries,
     /// The variant context of each function and global.
     pub function_ctx: SecondaryMap<FunctionId, Option<CondCtx>>,

@@ -185,17 +185,19 @@ impl Consts {
 }
 
 pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
-    // Filled arena by arena in table order (global, then each function), as `arena` folds them.
-    let out = Consts {
-        values: ExprTable::building_like(&res.idents),
-        constness: ExprTable::building_like(&res.idents),
-        ..Consts::default()
-    };
     let mut cx = Folder {
         m,
         res,
         typing,
-        out,
+        // Filled arena by arena in table order (global, then each function), as `arena` folds them; built in
+        // place in the folder (not moved in).
+        out: Consts {
+            values: ExprTable::building_like(&res.idents),
+            constness: ExprTable::building_like(&res.idents),
+            components: Vec::new(),
+            elements: Vec::new(),
+            clues: Vec::new(),
+        },
         cur_idents: res.idents.get_arena(Owner::Global),
         cur_types: typing.exprs.get_arena(Owner::Global),
         cur_callees: typing.callees.get_arena(Owner::Global),

@@ -143,17 +143,28 @@ pub fn infer_io_roles(m: &Module, res: &Resolution, typing: &Typing, calls: &Cal
     // gl_Position) would report what the parse lost.
     let incomplete = m.clues.iter().any(|c| c.kind.severity() == shaderlab_ir::Severity::Error);
     let scans = std::iter::repeat_with(|| None).take(m.functions.len()).collect();
-    let out = IoRoles { passes: filled_map(m.passes.len()), clues: Vec::new() };
-    // Room for a flag per expression of every function (the most the scans can take): one allocation, and the
-    // flags never move as one function after the other is scanned (speed only; growing would give the same flags).
-    let pools = ScanPools {
-        written: Vec::with_capacity(m.functions.values().map(|f| f.exprs.len()).sum()),
-        ..ScanPools::default()
-    };
     // With one program pass no struct is checked twice: nothing to remember.
     let several = m.passes.values().filter(|p| matches!(p.kind, PassKind::Program { .. })).nth(1).is_some();
     let checked = several.then(SecondaryMap::new);
-    let mut cx = IoCx { m, res, typing, out, reported: HashSet::default(), incomplete, scans, pools, checked };
+    // The roles and pools are built in place in the context (not moved in).
+    let mut cx = IoCx {
+        m,
+        res,
+        typing,
+        out: IoRoles { passes: filled_map(m.passes.len()), clues: Vec::new() },
+        reported: HashSet::default(),
+        incomplete,
+        scans,
+        // Room for a flag per expression of every function (the most the scans can take): one allocation, and
+        // the flags never move as one function after the other is scanned (speed only; growing would give the
+        // same flags).
+        pools: ScanPools {
+            uses: Vec::new(),
+            written: Vec::with_capacity(m.functions.values().map(|f| f.exprs.len()).sum()),
+            builtins_written: Vec::new(),
+        },
+        checked,
+    };
     for (pass, p) in m.passes.iter() {
         if !matches!(p.kind, PassKind::Program { .. }) {
             continue;

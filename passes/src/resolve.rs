@@ -221,20 +221,24 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
     let idents = ExprTable::for_module(module);
     let mut pass_entries = filled_map(module.passes.len());
     let pass_io = pass_io_members(module, &mut pass_entries);
-    let out = Resolution {
-        calls: ExprTable::like(&idents),
-        macro_refs: ExprTable::like(&idents),
-        idents,
-        pass_entries,
-        function_ctx: filled_map(module.functions.len()),
-        global_ctx: filled_map(module.globals.len()),
-        // Room for a few uses of each struct as a type (a type name resolves only to a struct: none without).
-        type_names: HashMap::with_capacity_and_hasher(module.structs.len() * 4, Default::default()),
-        ..Resolution::default()
-    };
+    // The tables are built in place in the resolver (every field written here: no default value moved in).
     let mut r = Resolver {
         m: module,
-        out,
+        out: Resolution {
+            calls: ExprTable::like(&idents),
+            macro_refs: ExprTable::like(&idents),
+            idents,
+            macro_defs: Vec::new(),
+            call_functions: Vec::new(),
+            call_structs: Vec::new(),
+            // Room for a few uses of each struct as a type (a type name resolves only to a struct: none without).
+            type_names: HashMap::with_capacity_and_hasher(module.structs.len() * 4, Default::default()),
+            pass_entries,
+            function_ctx: filled_map(module.functions.len()),
+            global_ctx: filled_map(module.globals.len()),
+            clues: Vec::new(),
+            macro_names: HashSet::default(),
+        },
         levels: Vec::new(),
         locals: Vec::new(),
         spare_scopes: Vec::new(),

@@ -7,7 +7,7 @@
 //! [`StageIo`]: per stage, whether each IO struct can be *renamed away* (`o.uv` -> `uv`, the varyings local and
 //! `return o;` disappear, IO-struct parameters and arguments are dropped) or must stay a real struct that the
 //! entry copies field-wise from/to the stage variables. Renaming is faithful when every value of the struct type
-//! in the stage is one object flowing through locals, parameters and returns; [`rename_check`] checks that.
+//! in the stage is one object flowing through locals, parameters and returns; [`rename_checks`] checks that.
 
 use crate::plan::subtree;
 use crate::Stage;
@@ -237,25 +237,21 @@ impl StageIo {
             Stage::Fragment => (iface.varyings, iface.mrt),
         };
         let mut io = StageIo { input: None, output: None, objects: Vec::new() };
-        // (The loop below would do nothing either; returning first measured 244 instructions a compile fewer on a
-        // shader without IO structs.)
+        // (The checks below would do nothing either; returning first measured 244 instructions a compile fewer on
+        // a shader without IO structs.)
         if input.is_none() && output.is_none() {
             return io;
         }
-        for (s, is_output) in [(input, false), (output, true)] {
-            let Some(s) = s else { continue };
-            let before = io.objects.len();
-            let mode = if rename_check(m, facts, s, is_output, functions, &mut io.objects).is_some() {
-                IoMode::Rename
-            } else {
-                io.objects.truncate(before);
-                IoMode::Copy
-            };
-            if is_output {
-                io.output = Some((s, mode));
-            } else {
-                io.input = Some((s, mode));
-            }
+        let mut checks = [input.map(|s| Check::new(s, false)), output.map(|s| Check::new(s, true))];
+        rename_checks(m, facts, functions, &mut checks, &mut io.objects);
+        let [input, output] = checks.map(|c| c.map(|c| (c.s, if c.ok { IoMode::Rename } else { IoMode::Copy })));
+        (io.input, io.output) = (input, output);
+        // A refused struct's objects (those of the functions checked before the refusal) are dropped: each object
+        // is a local of its struct's type, and a renamed struct's list is complete.
+        if checks.iter().flatten().any(|c| !c.ok) {
+            let renamed =
+                |t: Option<&Ty>| checks.iter().flatten().any(|c| c.ok && matches!(t, Some(Ty::Struct(s)) if *s == c.s));
+            io.objects.retain(|&(f, l)| renamed(local_struct(facts, f, l)));
         }
         io.objects.sort_unstable();
         io.objects.dedup();
@@ -295,31 +291,71 @@ enum Root {
 /// Per expression of a function: its parent (the last one found) and where it sits as a root.
 type Up = (Option<ExprId>, Root);
 
-/// The roots of statement `s` and the statements nested in it into `out`; the count of the locals declared with
-/// `object` by the last statement declaring it into `decl_size`.
+/// One IO struct of a stage being checked ([`rename_checks`]).
+#[derive(Clone, Copy)]
+struct Check {
+    s: StructId,
+    /// The varyings of the vertex stage or the MRT struct (written by the stage), not its input.
+    is_output: bool,
+    /// No reason to refuse the rename found yet.
+    ok: bool,
+}
+
+impl Check {
+    fn new(s: StructId, is_output: bool) -> Check {
+        Check { s, is_output, ok: true }
+    }
+
+    fn is_s(&self, t: Option<&Ty>) -> bool {
+        matches!(t, Some(Ty::Struct(x)) if *x == self.s)
+    }
+
+    fn contains_s(&self, t: Option<&Ty>) -> bool {
+        matches!(t, Some(Ty::Array(a)) if matches!(a.elem(), Ty::Struct(x) if x == self.s))
+    }
+}
+
+/// What one walk of a function's statements and expressions finds for the objects of the structs checked in it
+/// (up to two: the stage's input and output struct), by index of the check.
+struct Shape {
+    /// Parents and roots of every expression, by index (the map is kept for the next function).
+    up: SecondaryMap<ExprId, Up>,
+    /// The count of the locals declared with each object by the last statement declaring it.
+    decl_size: [Option<usize>; 2],
+    /// Whether a macro used in the function names the object in its body (`#define UV varyings.uv`): the object
+    /// must stay a real variable for the expansion to work.
+    in_macro: [bool; 2],
+    /// Whether the function writes through the object (`l.x = ...`, `l = ...`, `l.x++`, or an `out`/`inout`
+    /// argument mentioning it).
+    written: [bool; 2],
+}
+
+/// The roots of statement `s` and the statements nested in it into `up`; the count of the locals declared with
+/// each of `objects` by the last statement declaring it into `decl_size`.
 fn roots_of_stmt(
     s: &Statement,
-    out: &mut SecondaryMap<ExprId, Up>,
-    object: Option<LocalId>,
-    decl_size: &mut Option<usize>,
+    up: &mut SecondaryMap<ExprId, Up>,
+    objects: [Option<LocalId>; 2],
+    decl_size: &mut [Option<usize>; 2],
 ) {
-    let mut walk = |s: &Statement| roots_of_stmt(s, out, object, decl_size);
-    match &s.kind {
-        StmtKind::Expr(e) => out[*e].1 = Root::ExprStmt,
-        StmtKind::Return(Some(e)) => out[*e].1 = Root::Return,
-        StmtKind::Declare(locals) => {
-            if object.is_some_and(|o| locals.contains(o)) {
-                *decl_size = Some(locals.len());
-            }
+    let mut walk = |s: &Statement| roots_of_stmt(s, up, objects, decl_size);
+    let declares = match &s.kind {
+        StmtKind::Expr(e) => {
+            up[*e].1 = Root::ExprStmt;
+            return;
         }
-        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => Guarded::for_each_item(&b.stmts, &mut walk),
+        StmtKind::Return(Some(e)) => {
+            up[*e].1 = Root::Return;
+            return;
+        }
+        StmtKind::Declare(locals) | StmtKind::Struct { declares: locals, .. } => *locals,
+        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => {
+            Guarded::for_each_item(&b.stmts, &mut walk);
+            return;
+        }
         StmtKind::If { .. } | StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-            s.kind.for_each_nested(&mut walk)
-        }
-        StmtKind::Struct { declares, .. } => {
-            if object.is_some_and(|o| declares.contains(o)) {
-                *decl_size = Some(declares.len());
-            }
+            s.kind.for_each_nested(&mut walk);
+            return;
         }
         StmtKind::Empty
         | StmtKind::Return(None)
@@ -331,7 +367,12 @@ fn roots_of_stmt(
         | StmtKind::Continue
         | StmtKind::Discard
         | StmtKind::Define(_)
-        | StmtKind::Undef(_) => {}
+        | StmtKind::Undef(_) => return,
+    };
+    for (object, size) in objects.iter().zip(decl_size.iter_mut()) {
+        if object.is_some_and(|o| declares.contains(o)) {
+            *size = Some(declares.len());
+        }
     }
 }
 
@@ -339,216 +380,327 @@ fn local_struct(facts: &Facts, f: FunctionId, l: LocalId) -> Option<&Ty> {
     facts.typing.locals.get(f).and_then(|t| t.get(l)).and_then(|t| t.as_ref())
 }
 
-/// Whether renaming struct `s` away is faithful in the stage of `functions` (`Some`) or not (`None`, which `?`
-/// gives at the first reason); its objects are appended to `objects` (partly, when it is not: the caller drops
-/// them).
-fn rename_check(
+/// Whether renaming each checked struct away is faithful in the stage of `functions`: a check's `ok` is cleared at
+/// the first reason to refuse. The objects of the structs are appended to `objects` (partly for a refused struct:
+/// the caller drops those). Renaming is faithful when every value of the struct type in the stage is one object
+/// flowing through locals, parameters and returns. The functions are the outer loop: one walk of a function
+/// answers the questions about the objects of both structs.
+fn rename_checks(
     m: &Module,
     facts: &Facts,
-    s: StructId,
-    is_output: bool,
     functions: &crate::plan::IdSet<FunctionId>,
+    checks: &mut [Option<Check>; 2],
     objects: &mut Vec<(FunctionId, LocalId)>,
-) -> Option<()> {
-    let is_s = |t: Option<&Ty>| matches!(t, Some(Ty::Struct(x)) if *x == s);
-    let contains_s = |t: Option<&Ty>| match t {
-        Some(Ty::Array(a)) => matches!(a.elem(), Ty::Struct(x) if x == s),
-        _ => false,
-    };
+) {
     // A global or another struct holding the struct: it is data, not the interface.
-    for (g, _) in m.globals.iter() {
-        let t = facts.typing.globals.get(g).and_then(|t| t.as_ref());
-        if (is_s(t) || contains_s(t)) && functions.iter().any(|f| uses_global(m, facts, f, g)) {
-            return None;
+    for c in checks.iter_mut().flatten() {
+        for (g, _) in m.globals.iter() {
+            let t = facts.typing.globals.get(g).and_then(|t| t.as_ref());
+            if (c.is_s(t) || c.contains_s(t)) && functions.iter().any(|f| uses_global(m, facts, f, g)) {
+                c.ok = false;
+                break;
+            }
         }
     }
+    let mut shape = Shape { up: SecondaryMap::new(), decl_size: [None; 2], in_macro: [false; 2], written: [false; 2] };
     // In id order (the set iterates so).
     for f in functions.iter() {
-        let func = m.functions.get(f)?;
-        let owner = Owner::Function(f);
-        let returns = facts.typing.returns.get(f).and_then(|t| t.as_ref());
-        if contains_s(returns) || (is_s(returns) && !is_output) {
-            return None;
+        if !checks.iter().flatten().any(|c| c.ok) {
+            return;
         }
-        // Objects: parameters and locals of the struct type (more than one refuses the rename).
-        let mut object: Option<LocalId> = None;
-        let mut several = false;
-        let mut add = |l: LocalId| match object {
-            None => object = Some(l),
-            Some(o) => several |= o != l,
+        let Some(func) = m.functions.get(f) else {
+            checks.iter_mut().flatten().for_each(|c| c.ok = false);
+            return;
         };
-        let mut guarded_param = false;
-        for p in &func.params {
-            match p {
-                Guarded::Item(p) => {
-                    if let ParamKind::Declared { local } = p.kind {
-                        if is_s(local_struct(facts, f, local)) {
-                            add(local);
-                        }
-                    }
-                }
-                Guarded::Cond(region) => {
-                    let mut check = |p: &shaderlab_ir::Param| {
-                        if let ParamKind::Declared { local } = p.kind {
-                            guarded_param |= is_s(local_struct(facts, f, local));
-                        }
-                    };
-                    for branch in &region.branches {
-                        Guarded::for_each_item(&branch.items, &mut check);
-                    }
-                    if let Some(items) = &region.else_items {
-                        Guarded::for_each_item(items, &mut check);
+        // Per check, the object of the function when its expressions must be checked.
+        let mut walked: [Option<Option<LocalId>>; 2] = [None; 2];
+        for (c, walk) in checks.iter_mut().zip(walked.iter_mut()) {
+            let Some(c) = c.as_mut().filter(|c| c.ok) else { continue };
+            match function_object(facts, f, func, c) {
+                Err(()) => c.ok = false,
+                // A prototype loses the same parameters as its definition.
+                Ok(object) if func.body.is_none() => objects.extend(object.map(|l| (f, l))),
+                Ok(object) => {
+                    // Without objects, only expressions of the struct's type can refuse the rename; a function
+                    // with neither has nothing to check. (The types of the function's expressions, read as one
+                    // slice: the table has an entry for each.)
+                    let of_s = |t: &Type| matches!(t, Type::Known(Ty::Struct(x)) if *x == c.s);
+                    if object.is_some() || facts.typing.exprs.get_arena(Owner::Function(f)).values().any(of_s) {
+                        *walk = Some(object);
                     }
                 }
             }
         }
-        if guarded_param {
-            return None;
-        }
-        for (l, local) in func.locals.iter() {
-            let t = local_struct(facts, f, l);
-            if contains_s(t) {
-                return None;
-            }
-            if local.kind == LocalKind::Variable && is_s(t) {
-                add(l);
-            }
-        }
-        if several {
-            return None;
-        }
-        if func.body.is_none() {
-            // A prototype loses the same parameters as its definition.
-            objects.extend(object.map(|l| (f, l)));
+        if walked.iter().all(Option::is_none) {
             continue;
         }
-        // Without objects, only expressions of the struct's type can refuse the rename; a function with neither
-        // has nothing to check.
-        // (The types of the function's expressions, read as one slice: the table has an entry for each.)
-        let of_s = |t: &Type| matches!(t, Type::Known(Ty::Struct(x)) if *x == s);
-        if object.is_none() && !facts.typing.exprs.get_arena(owner).values().any(of_s) {
-            continue;
-        }
-        if macro_mentions(m, facts, owner, func, object) {
-            return None;
-        }
-        // Parents and roots of every expression, by index.
-        let mut up: SecondaryMap<ExprId, Up> = SecondaryMap::with_capacity(func.exprs.len());
-        up.resize(func.exprs.len());
-        let mut decl_size = None;
-        if let Some(body) = &func.body {
-            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, &mut up, object, &mut decl_size));
-        }
-        if let Some(l) = object {
-            let local = func.locals.get(l)?;
-            if local.kind == LocalKind::Variable && decl_size.unwrap_or(1) != 1 {
-                return None;
+        shape.walk(m, facts, f, func, walked.map(Option::flatten));
+        for (c, walk) in checks.iter_mut().zip(walked.iter().enumerate()) {
+            let (Some(c), (k, Some(object))) = (c.as_mut(), walk) else { continue };
+            if check_exprs(facts, f, func, c, *object, &shape, k).is_some() {
+                objects.extend(object.map(|l| (f, l)));
+            } else {
+                c.ok = false;
             }
         }
-        // (A later parent replaces an earlier one.)
-        for (e, expr) in func.exprs.iter() {
-            expr.kind.for_each_child(&mut |c| {
-                up[c].0 = Some(e);
-            });
-        }
-        let is_object = |e: ExprId| -> bool {
-            matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Ident(_)))
-                && matches!(facts.resolution.idents.get(owner, e),
-                    Resolved::Symbols(syms) if syms.len() == 1 && matches!(syms[0], Symbol::Local(l) if object == Some(l)))
-        };
-        let is_producer = |e: ExprId| -> bool {
-            matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Call { .. }))
-                && is_output
-                && match facts.typing.callees.get(owner, e) {
-                    Callee::User(g) => is_s(facts.typing.returns.get(*g).and_then(|t| t.as_ref())),
-                    _ => false,
-                }
-        };
-        // A written copy cannot be a stage variable: an `in` parameter of an output struct (the write would leak to
-        // the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
-        let written_copy = object.is_some_and(|l| {
-            let Some(local) = func.locals.get(l) else { return false };
-            let by_value = local.kind == LocalKind::Parameter
-                && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
-            (by_value || !is_output) && writes_local(m, facts, f, l)
-        });
-        if written_copy {
-            return None;
-        }
-        for (e, _) in func.exprs.iter() {
-            if struct_type(facts, owner, e) != Some(s) {
-                continue;
-            }
-            if !is_object(e) && !is_producer(e) {
-                return None;
-            }
-            let ok = match up[e].0.and_then(|p| func.exprs.get(p).map(|x| (p, &x.kind))) {
-                Some((_, Expr::Member { base, .. })) => *base == e && is_object(e),
-                Some((p, Expr::Call { args, .. })) => {
-                    is_object(e)
-                        && args.iter().any(|a| matches!(a, Guarded::Item(x) if *x == e))
-                        && match facts.typing.callees.get(owner, p) {
-                            Callee::User(_) => true,
-                            Callee::None => {
-                                matches!(facts.resolution.calls.get(owner, p), CallTarget::Callable { user, .. } if !user.is_empty())
-                            }
-                            Callee::Builtin(_) | Callee::Struct(_) => false,
-                        }
-                }
-                Some((p, Expr::Assign { op: None, target, value })) => {
-                    up[p].1 == Root::ExprStmt
-                        && ((*target == e && is_object(e) && is_producer(*value))
-                            || (*value == e && is_producer(e) && is_object(*target)))
-                }
-                Some(_) => false,
-                None => match up[e].1 {
-                    Root::ExprStmt => true,
-                    Root::Return => is_s(returns),
-                    Root::Other => false,
-                },
-            };
-            if !ok {
-                // Initializers are found through the locals: `V o = helper();`.
-                let init_of_object = object.is_some_and(|l| {
-                    func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && up[e].0.is_none()
-                });
-                if !init_of_object {
-                    return None;
-                }
-            }
-        }
-        // The object local may only be initialized by a producer call.
-        if let Some(init) = object.and_then(|l| func.locals.get(l)).and_then(|x| x.init) {
-            if !is_producer(init) {
-                return None;
-            }
-        }
-        objects.extend(object.map(|l| (f, l)));
     }
-    Some(())
 }
 
-/// Whether a macro used in `func` names `local` in its body (`#define UV varyings.uv`): the object must stay a
-/// real variable for the expansion to work.
-/// The definitions are the ones resolution found for each use (every definition of the name), not a search of
-/// all macros per use.
-fn macro_mentions(
+/// The object of `c`'s struct in function `f` (a parameter or local of the struct type; `None` if it has none),
+/// or `Err` if the function refuses the rename by its signature or locals (the struct returned where it may
+/// not be, held in an array, in a parameter under a conditional, or several objects).
+fn function_object(
+    facts: &Facts,
+    f: FunctionId,
+    func: &shaderlab_ir::Function,
+    c: &Check,
+) -> Result<Option<LocalId>, ()> {
+    let returns = facts.typing.returns.get(f).and_then(|t| t.as_ref());
+    if c.contains_s(returns) || (c.is_s(returns) && !c.is_output) {
+        return Err(());
+    }
+    // Objects: parameters and locals of the struct type (more than one refuses the rename).
+    let mut object: Option<LocalId> = None;
+    let mut several = false;
+    let mut add = |l: LocalId| match object {
+        None => object = Some(l),
+        Some(o) => several |= o != l,
+    };
+    let mut guarded_param = false;
+    for p in &func.params {
+        match p {
+            Guarded::Item(p) => {
+                if let ParamKind::Declared { local } = p.kind {
+                    if c.is_s(local_struct(facts, f, local)) {
+                        add(local);
+                    }
+                }
+            }
+            Guarded::Cond(region) => {
+                let mut check = |p: &shaderlab_ir::Param| {
+                    if let ParamKind::Declared { local } = p.kind {
+                        guarded_param |= c.is_s(local_struct(facts, f, local));
+                    }
+                };
+                for branch in &region.branches {
+                    Guarded::for_each_item(&branch.items, &mut check);
+                }
+                if let Some(items) = &region.else_items {
+                    Guarded::for_each_item(items, &mut check);
+                }
+            }
+        }
+    }
+    if guarded_param {
+        return Err(());
+    }
+    for (l, local) in func.locals.iter() {
+        let t = local_struct(facts, f, l);
+        if c.contains_s(t) {
+            return Err(());
+        }
+        if local.kind == LocalKind::Variable && c.is_s(t) {
+            add(l);
+        }
+    }
+    if several {
+        return Err(());
+    }
+    Ok(object)
+}
+
+impl Shape {
+    /// Walk function `f` once for the objects of the checks (by index; `None`: no object, or no check).
+    fn walk(
+        &mut self,
+        m: &Module,
+        facts: &Facts,
+        f: FunctionId,
+        func: &shaderlab_ir::Function,
+        objects: [Option<LocalId>; 2],
+    ) {
+        let owner = Owner::Function(f);
+        self.up.clear();
+        self.up.resize(func.exprs.len());
+        self.decl_size = [None; 2];
+        self.in_macro = [false; 2];
+        self.written = [false; 2];
+        if let Some(body) = &func.body {
+            let (up, decl_size) = (&mut self.up, &mut self.decl_size);
+            Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, up, objects, decl_size));
+        }
+        let names = objects.map(|o| o.and_then(|l| func.locals.get(l)).map(|l| m.name(l.name)));
+        let mentions = |e: ExprId, k: usize| {
+            let Some(l) = objects[k] else { return false };
+            matches!(facts.resolution.idents.get(owner, e), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
+        };
+        for (e, expr) in func.exprs.iter() {
+            // (A later parent replaces an earlier one.)
+            expr.kind.for_each_child(&mut |c| {
+                self.up[c].0 = Some(e);
+            });
+            match &expr.kind {
+                Expr::MacroRef { .. } => {
+                    for (k, name) in names.iter().enumerate() {
+                        let Some(name) = name else { continue };
+                        self.in_macro[k] |= facts.resolution.macro_defs_of(owner, e).iter().any(|&d| {
+                            m.macros.get(d).is_some_and(|d| crate::plan::identifiers(&d.body).any(|w| w == *name))
+                        });
+                    }
+                }
+                Expr::Assign { target, .. } | Expr::IncDec { target, .. } => {
+                    let mut t = *target;
+                    while let Some(Expr::Member { base, .. } | Expr::Index { base, .. }) =
+                        func.exprs.get(t).map(|x| &x.kind)
+                    {
+                        t = *base;
+                    }
+                    for (k, written) in self.written.iter_mut().enumerate() {
+                        *written |= mentions(t, k);
+                    }
+                }
+                Expr::Call { args, .. } if objects.iter().any(Option::is_some) => {
+                    out_args(m, facts, owner, e, args, &mut |a| {
+                        for (k, written) in self.written.iter_mut().enumerate() {
+                            *written |= mentions(a, k);
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Visit every expression of the arguments of call `e` given to an `out`/`inout` parameter of a user function.
+fn out_args(
     m: &Module,
     facts: &Facts,
     owner: Owner,
+    e: ExprId,
+    args: &[Guarded<ExprId>],
+    visit: &mut dyn FnMut(ExprId),
+) {
+    let Callee::User(g) = facts.typing.callees.get(owner, e) else { return };
+    let Some(callee) = m.functions.get(*g) else { return };
+    // Most callees have no `out` or `inout` parameter: their arguments need not be listed.
+    let is_out = |p: &shaderlab_ir::Param| {
+        matches!(p.kind, ParamKind::Declared { local } if callee.locals.get(local)
+            .is_some_and(|x| matches!(x.qualifiers.storage, Some(Storage::Out | Storage::InOut))))
+    };
+    let mut any_out = false;
+    Guarded::for_each_item(&callee.params, &mut |p| any_out |= is_out(p));
+    if !any_out {
+        return;
+    }
+    let mut outs = Vec::new();
+    Guarded::for_each_item(&callee.params, &mut |p| outs.push(is_out(p)));
+    let mut flat = Vec::new();
+    Guarded::for_each_item(args, &mut |a| flat.push(*a));
+    for (arg, _) in flat.iter().zip(outs.iter()).filter(|(_, out)| **out) {
+        for a in subtree(m, owner, *arg) {
+            visit(a);
+        }
+    }
+}
+
+/// The checks of check `c` (index `k` in `shape`) in function `f`, whose object is `object`: every expression of
+/// the struct's type is the object or a producer call, used only where renaming keeps its meaning. `None` at
+/// the first reason to refuse.
+fn check_exprs(
+    facts: &Facts,
+    f: FunctionId,
     func: &shaderlab_ir::Function,
-    local: Option<LocalId>,
-) -> bool {
-    let Some(local) = local.and_then(|l| func.locals.get(l)) else { return false };
-    let local = m.name(local.name);
-    func.exprs.iter().any(|(e, x)| {
-        matches!(x.kind, Expr::MacroRef { .. })
-            && facts
-                .resolution
-                .macro_defs_of(owner, e)
-                .iter()
-                .any(|&d| m.macros.get(d).is_some_and(|d| crate::plan::identifiers(&d.body).any(|w| w == local)))
-    })
+    c: &Check,
+    object: Option<LocalId>,
+    shape: &Shape,
+    k: usize,
+) -> Option<()> {
+    let (owner, s, is_output) = (Owner::Function(f), c.s, c.is_output);
+    let up = &shape.up;
+    if shape.in_macro[k] {
+        return None;
+    }
+    if let Some(l) = object {
+        let local = func.locals.get(l)?;
+        if local.kind == LocalKind::Variable && shape.decl_size[k].unwrap_or(1) != 1 {
+            return None;
+        }
+    }
+    let returns = facts.typing.returns.get(f).and_then(|t| t.as_ref());
+    let is_object = |e: ExprId| -> bool {
+        matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Ident(_)))
+            && matches!(facts.resolution.idents.get(owner, e),
+                Resolved::Symbols(syms) if syms.len() == 1 && matches!(syms[0], Symbol::Local(l) if object == Some(l)))
+    };
+    let is_producer = |e: ExprId| -> bool {
+        matches!(func.exprs.get(e).map(|x| &x.kind), Some(Expr::Call { .. }))
+            && is_output
+            && match facts.typing.callees.get(owner, e) {
+                Callee::User(g) => c.is_s(facts.typing.returns.get(*g).and_then(|t| t.as_ref())),
+                _ => false,
+            }
+    };
+    // A written copy cannot be a stage variable: an `in` parameter of an output struct (the write would leak to
+    // the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
+    let written_copy = object.is_some_and(|l| {
+        let Some(local) = func.locals.get(l) else { return false };
+        let by_value = local.kind == LocalKind::Parameter
+            && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
+        (by_value || !is_output) && shape.written[k]
+    });
+    if written_copy {
+        return None;
+    }
+    for (e, _) in func.exprs.iter() {
+        if struct_type(facts, owner, e) != Some(s) {
+            continue;
+        }
+        if !is_object(e) && !is_producer(e) {
+            return None;
+        }
+        let ok = match up[e].0.and_then(|p| func.exprs.get(p).map(|x| (p, &x.kind))) {
+            Some((_, Expr::Member { base, .. })) => *base == e && is_object(e),
+            Some((p, Expr::Call { args, .. })) => {
+                is_object(e)
+                    && args.iter().any(|a| matches!(a, Guarded::Item(x) if *x == e))
+                    && match facts.typing.callees.get(owner, p) {
+                        Callee::User(_) => true,
+                        Callee::None => {
+                            matches!(facts.resolution.calls.get(owner, p), CallTarget::Callable { user, .. } if !user.is_empty())
+                        }
+                        Callee::Builtin(_) | Callee::Struct(_) => false,
+                    }
+            }
+            Some((p, Expr::Assign { op: None, target, value })) => {
+                up[p].1 == Root::ExprStmt
+                    && ((*target == e && is_object(e) && is_producer(*value))
+                        || (*value == e && is_producer(e) && is_object(*target)))
+            }
+            Some(_) => false,
+            None => match up[e].1 {
+                Root::ExprStmt => true,
+                Root::Return => c.is_s(returns),
+                Root::Other => false,
+            },
+        };
+        if !ok {
+            // Initializers are found through the locals: `V o = helper();`.
+            let init_of_object = object.is_some_and(|l| {
+                func.locals.get(l).and_then(|x| x.init) == Some(e) && is_producer(e) && up[e].0.is_none()
+            });
+            if !init_of_object {
+                return None;
+            }
+        }
+    }
+    // The object local may only be initialized by a producer call.
+    if let Some(init) = object.and_then(|l| func.locals.get(l)).and_then(|x| x.init) {
+        if !is_producer(init) {
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// Whether a function reads global `g`.
@@ -559,54 +711,4 @@ fn uses_global(m: &Module, facts: &Facts, f: FunctionId, g: shaderlab_ir::Global
         matches!(x.kind, Expr::Ident(_))
             && matches!(facts.resolution.idents.get(owner, e), Resolved::Symbols(s) if s.contains(&Symbol::Global(g)))
     })
-}
-
-/// Whether some assignment in `f` writes through local `l` (`l.x = ...`, `l = ...`, `l.x++`).
-fn writes_local(m: &Module, facts: &Facts, f: FunctionId, l: LocalId) -> bool {
-    let Some(func) = m.functions.get(f) else { return false };
-    let owner = Owner::Function(f);
-    func.exprs.iter().any(|(_, x)| {
-        let target = match &x.kind {
-            Expr::Assign { target, .. } | Expr::IncDec { target, .. } => *target,
-            _ => return false,
-        };
-        let mut t = target;
-        while let Some(Expr::Member { base, .. } | Expr::Index { base, .. }) = func.exprs.get(t).map(|x| &x.kind) {
-            t = *base;
-        }
-        matches!(facts.resolution.idents.get(owner, t), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
-    }) || subtree_mentions_out_args(m, facts, f, l)
-}
-
-/// Whether `l` is passed to an `out`/`inout` parameter of a user function.
-fn subtree_mentions_out_args(m: &Module, facts: &Facts, f: FunctionId, l: LocalId) -> bool {
-    let Some(func) = m.functions.get(f) else { return false };
-    let owner = Owner::Function(f);
-    for (e, x) in func.exprs.iter() {
-        let Expr::Call { args, .. } = &x.kind else { continue };
-        let Callee::User(g) = facts.typing.callees.get(owner, e) else { continue };
-        let Some(callee) = m.functions.get(*g) else { continue };
-        // Most callees have no `out` or `inout` parameter: their arguments need not be listed.
-        let is_out = |p: &shaderlab_ir::Param| {
-            matches!(p.kind, ParamKind::Declared { local } if callee.locals.get(local)
-                .is_some_and(|x| matches!(x.qualifiers.storage, Some(Storage::Out | Storage::InOut))))
-        };
-        let mut any_out = false;
-        Guarded::for_each_item(&callee.params, &mut |p| any_out |= is_out(p));
-        if !any_out {
-            continue;
-        }
-        let mut outs = Vec::new();
-        Guarded::for_each_item(&callee.params, &mut |p| outs.push(is_out(p)));
-        let mut flat = Vec::new();
-        Guarded::for_each_item(args, &mut |a| flat.push(*a));
-        for (arg, _) in flat.iter().zip(outs.iter()).filter(|(_, out)| **out) {
-            if subtree(m, owner, *arg).iter().any(|a| {
-                matches!(facts.resolution.idents.get(owner, *a), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
-            }) {
-                return true;
-            }
-        }
-    }
-    false
 }

@@ -470,10 +470,13 @@ impl<'a> Writer<'a> {
             }
             dims
         });
-        let mut reflected = String::with_capacity(16);
-        self.spec_base_into(&mut reflected, &mem.ty);
-        reflected.push_str(&dims);
-        self.reflection.attribute(name, reflected);
+        // (An attribute reflected already, declared twice, needs no type text.)
+        if !self.reflection.has_attribute(name) {
+            let mut reflected = String::with_capacity(16);
+            self.spec_base_into(&mut reflected, &mem.ty);
+            reflected.push_str(&dims);
+            self.reflection.attribute(name, reflected);
+        }
     }
 
     fn varying(&mut self, mem: &StructMember) {
@@ -492,6 +495,11 @@ impl<'a> Writer<'a> {
                 line.push_str(part);
             }
         });
+        // The fragment stage declares the varyings the vertex stage reflected already: no type text is made again
+        // (its type errors, if any, were reported by `spec_type_into` above).
+        if self.reflection.has_varying(name) {
+            return;
+        }
         let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
             (Some(Interpolation::Flat), _) => "flat",
             (_, true) => "centroid",

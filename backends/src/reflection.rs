@@ -63,14 +63,24 @@ pub(crate) struct Collector {
 }
 
 impl Collector {
+    /// Whether attribute `name` is reflected already.
+    pub(crate) fn has_attribute(&self, name: &str) -> bool {
+        self.reflection.attributes.iter().any(|a| a.name == name)
+    }
+
+    /// Whether varying `name` is reflected already.
+    pub(crate) fn has_varying(&self, name: &str) -> bool {
+        self.reflection.varyings.iter().any(|a| a.name == name)
+    }
+
     pub(crate) fn attribute(&mut self, name: &str, ty: String) {
-        if !self.reflection.attributes.iter().any(|a| a.name == name) {
+        if !self.has_attribute(name) {
             self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
         }
     }
 
     pub(crate) fn varying(&mut self, name: &str, ty: String, interpolation: &str) {
-        if !self.reflection.varyings.iter().any(|a| a.name == name) {
+        if !self.has_varying(name) {
             let v = ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() };
             self.reflection.varyings.push(v);
         }

@@ -231,6 +231,7 @@ impl StageIo {
         iface: &PassInterface,
         stage: Stage,
         functions: &crate::plan::IdSet<FunctionId>,
+        scratch: &mut IoScratch,
     ) -> StageIo {
         let (input, output) = match stage {
             Stage::Vertex => (iface.attributes, iface.varyings),
@@ -243,7 +244,7 @@ impl StageIo {
             return io;
         }
         let mut checks = [input.map(|s| Check::new(s, false)), output.map(|s| Check::new(s, true))];
-        rename_checks(m, facts, functions, &mut checks, &mut io.objects);
+        rename_checks(m, facts, functions, &mut checks, &mut io.objects, scratch);
         let [input, output] = checks.map(|c| c.map(|c| (c.s, if c.ok { IoMode::Rename } else { IoMode::Copy })));
         (io.input, io.output) = (input, output);
         // A refused struct's objects (those of the functions checked before the refusal) are dropped: each object
@@ -291,6 +292,11 @@ enum Root {
 /// Per expression of a function: its parent (the last one found) and where it sits as a root.
 type Up = (Option<ExprId>, Root);
 
+/// The parents map of the IO rename checks, kept for the next function and the next stage (one allocation a
+/// program).
+#[derive(Default)]
+pub(crate) struct IoScratch(SecondaryMap<ExprId, Up>);
+
 /// One IO struct of a stage being checked ([`rename_checks`]).
 #[derive(Clone, Copy)]
 struct Check {
@@ -317,9 +323,9 @@ impl Check {
 
 /// What one walk of a function's statements and expressions finds for the objects of the structs checked in it
 /// (up to two: the stage's input and output struct), by index of the check.
-struct Shape {
+struct Shape<'s> {
     /// Parents and roots of every expression, by index (the map is kept for the next function).
-    up: SecondaryMap<ExprId, Up>,
+    up: &'s mut SecondaryMap<ExprId, Up>,
     /// The count of the locals declared with each object by the last statement declaring it.
     decl_size: [Option<usize>; 2],
     /// Whether a macro used in the function names the object in its body (`#define UV varyings.uv`): the object
@@ -391,6 +397,7 @@ fn rename_checks(
     functions: &crate::plan::IdSet<FunctionId>,
     checks: &mut [Option<Check>; 2],
     objects: &mut Vec<(FunctionId, LocalId)>,
+    scratch: &mut IoScratch,
 ) {
     // A global or another struct holding the struct: it is data, not the interface.
     for c in checks.iter_mut().flatten() {
@@ -402,7 +409,7 @@ fn rename_checks(
             }
         }
     }
-    let mut shape = Shape { up: SecondaryMap::new(), decl_size: [None; 2], in_macro: [false; 2], written: [false; 2] };
+    let mut shape = Shape { up: &mut scratch.0, decl_size: [None; 2], in_macro: [false; 2], written: [false; 2] };
     // In id order (the set iterates so).
     for f in functions.iter() {
         if !checks.iter().flatten().any(|c| c.ok) {
@@ -509,7 +516,7 @@ fn function_object(
     Ok(object)
 }
 
-impl Shape {
+impl Shape<'_> {
     /// Walk function `f` once for the objects of the checks (by index; `None`: no object, or no check).
     fn walk(
         &mut self,
@@ -526,7 +533,7 @@ impl Shape {
         self.in_macro = [false; 2];
         self.written = [false; 2];
         if let Some(body) = &func.body {
-            let (up, decl_size) = (&mut self.up, &mut self.decl_size);
+            let (up, decl_size) = (&mut *self.up, &mut self.decl_size);
             Guarded::for_each_item(&body.stmts, &mut |st| roots_of_stmt(st, up, objects, decl_size));
         }
         let names = objects.map(|o| o.and_then(|l| func.locals.get(l)).map(|l| m.name(l.name)));
@@ -617,7 +624,7 @@ fn check_exprs(
     k: usize,
 ) -> Option<()> {
     let (owner, s, is_output) = (Owner::Function(f), c.s, c.is_output);
-    let up = &shape.up;
+    let up = &*shape.up;
     if shape.in_macro[k] {
         return None;
     }

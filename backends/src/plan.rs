@@ -5,7 +5,7 @@
 //! Macro bodies are text: a used macro reaches every function, global, struct and macro of the pass whose name
 //! appears as an identifier in its body (in preserving mode `INVERSE_MAT(m)` must keep `inverseMat`).
 
-use crate::interface::{PassInterface, StageIo};
+use crate::interface::{IoScratch, PassInterface, StageIo};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -181,8 +181,9 @@ impl ProgramPlan {
         let vertex_reach = Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex));
         let fragment_reach =
             Reach::run(m, facts, &index, fragment_entry, fragment_order, (&mut interface, Stage::Fragment));
-        let stage = |stage: Stage, entry: FunctionId, reach: Reach| {
-            let io = StageIo::new(m, facts, &interface, stage, &reach.functions);
+        let mut scratch = IoScratch::default();
+        let mut stage = |stage: Stage, entry: FunctionId, reach: Reach| {
+            let io = StageIo::new(m, facts, &interface, stage, &reach.functions, &mut scratch);
             let mut structs = reach.structs;
             for s in io.renamed_structs() {
                 structs.remove(s);

@@ -132,20 +132,32 @@ pub(crate) struct StagePlan {
     pub structs: IdSet<StructId>,
     /// Structs declared inside the reached function bodies (written in place), in the order found.
     pub local_structs: Vec<StructId>,
-    /// Per function whose body reachability walked, in arena order, the expressions the writer's questions
-    /// about a function look for (apart from uses of interface objects, which only functions with objects have):
-    /// identifiers resolving to an IO struct member or a builtin variable, constructors, struct constructor calls.
-    /// They are few; a function's whole arena need not be walked again. Each function's are a range of
-    /// `uses` (one list for the stage: no allocation per function).
-    struct_uses: SecondaryMap<FunctionId, Option<(u32, u32)>>,
-    uses: Vec<ExprId>,
     pub io: StageIo,
 }
 
-impl StagePlan {
-    /// See [`StagePlan::struct_uses`]; `None` for a function reachability did not walk.
-    pub(crate) fn struct_uses(&self, f: FunctionId) -> Option<&[ExprId]> {
-        let (start, end) = (*self.struct_uses.get(f)?)?;
+/// Per stage and function whose body reachability walked, in arena order, the expressions the writer's questions
+/// about a function look for (apart from uses of interface objects, which only functions with objects have):
+/// identifiers resolving to an IO struct member or a builtin variable, constructors, struct constructor calls.
+/// They are few; a function's whole arena need not be walked again. Each function's are a range of `uses` (one
+/// list and one map for both stages of the program: no allocation per function or stage).
+pub(crate) struct StructUses {
+    /// Per function, its range of `uses` in the vertex and in the fragment stage.
+    ranges: SecondaryMap<FunctionId, [Option<(u32, u32)>; 2]>,
+    uses: Vec<ExprId>,
+}
+
+impl StructUses {
+    /// The index of `stage` in a function's ranges.
+    fn slot(stage: Stage) -> usize {
+        match stage {
+            Stage::Vertex => 0,
+            Stage::Fragment => 1,
+        }
+    }
+
+    /// The struct uses of function `f` in `stage`; `None` for a function reachability did not walk there.
+    pub(crate) fn get(&self, stage: Stage, f: FunctionId) -> Option<&[ExprId]> {
+        let (start, end) = self.ranges.get(f)?[Self::slot(stage)]?;
         self.uses.get(start as usize..end as usize)
     }
 }
@@ -155,6 +167,8 @@ pub(crate) struct ProgramPlan {
     /// Outermost first (shader, subshader, pass).
     pub scopes: Vec<ScopeId>,
     pub interface: PassInterface,
+    /// The struct uses of both stages.
+    pub struct_uses: StructUses,
     pub vertex: StagePlan,
     pub fragment: StagePlan,
 }
@@ -178,9 +192,17 @@ impl ProgramPlan {
         let fragment_order = facts.calls.fragment_order.get(pass).map_or(&[][..], Vec::as_slice);
         // Reachability also completes the interface (it walks every expression of the stage's functions).
         let mut interface = PassInterface::from_facts(pass_io);
-        let vertex_reach = Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex));
-        let fragment_reach =
-            Reach::run(m, facts, &index, fragment_entry, fragment_order, (&mut interface, Stage::Fragment));
+        let mut struct_uses = StructUses { ranges: SecondaryMap::with_capacity(m.functions.len()), uses: Vec::new() };
+        let vertex_reach =
+            Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex, &mut struct_uses));
+        let fragment_reach = Reach::run(
+            m,
+            facts,
+            &index,
+            fragment_entry,
+            fragment_order,
+            (&mut interface, Stage::Fragment, &mut struct_uses),
+        );
         let mut scratch = IoScratch::default();
         let mut stage = |stage: Stage, entry: FunctionId, reach: Reach| {
             let io = StageIo::new(m, facts, &interface, stage, &reach.functions, &mut scratch);
@@ -194,14 +216,12 @@ impl ProgramPlan {
                 globals: reach.globals,
                 structs,
                 local_structs: reach.local_structs,
-                struct_uses: reach.struct_uses,
-                uses: reach.uses,
                 io,
             }
         };
         let vertex = stage(Stage::Vertex, vertex_entry, vertex_reach);
         let fragment = stage(Stage::Fragment, fragment_entry, fragment_reach);
-        Some(ProgramPlan { scopes, interface, vertex, fragment })
+        Some(ProgramPlan { scopes, interface, struct_uses, vertex, fragment })
     }
 
     pub(crate) fn stage(&self, stage: Stage) -> &StagePlan {
@@ -421,23 +441,21 @@ pub(crate) struct Reach<'a> {
     pub structs: IdSet<StructId>,
     /// Structs declared in the bodies of the reached functions.
     pub local_structs: Vec<StructId>,
-    /// See [`StagePlan::struct_uses`].
-    pub struct_uses: SecondaryMap<FunctionId, Option<(u32, u32)>>,
-    pub uses: Vec<ExprId>,
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
 }
 
 impl<'a> Reach<'a> {
-    /// What `entry` reaches. Every reached function is also scanned by `iface` for `stage`.
+    /// What `entry` reaches. Every reached function is also scanned by `iface` for `stage`, and its struct uses
+    /// listed in `uses`.
     fn run(
         m: &'a Module,
         facts: &'a Facts,
         index: &'a ChainIndex,
         entry: FunctionId,
         order: &[FunctionId],
-        (iface, stage): (&mut PassInterface, Stage),
+        (iface, stage, uses): (&mut PassInterface, Stage, &mut StructUses),
     ) -> Self {
         let mut r = Reach {
             m,
@@ -447,8 +465,6 @@ impl<'a> Reach<'a> {
             globals: IdSet::with_capacity(m.globals.len()),
             structs: IdSet::with_capacity(m.structs.len()),
             local_structs: Vec::new(),
-            struct_uses: SecondaryMap::with_capacity(m.functions.len()),
-            uses: Vec::new(),
             // The call order, the entry, and room for the functions found on the way (no regrowing at once).
             function_work: Vec::with_capacity(order.len() + 16),
             macro_names: BTreeSet::new(),
@@ -458,7 +474,7 @@ impl<'a> Reach<'a> {
         r.function_work.push(entry);
         loop {
             if let Some(f) = r.function_work.pop() {
-                r.function(f, iface, stage);
+                r.function(f, iface, stage, uses);
             } else if let Some(name) = r.macro_names.pop_first() {
                 r.macro_name(name);
             } else {
@@ -481,7 +497,7 @@ impl<'a> Reach<'a> {
         r
     }
 
-    fn function(&mut self, f: FunctionId, iface: &mut PassInterface, stage: Stage) {
+    fn function(&mut self, f: FunctionId, iface: &mut PassInterface, stage: Stage, uses: &mut StructUses) {
         if !self.functions.insert(f) {
             return;
         }
@@ -510,7 +526,7 @@ impl<'a> Reach<'a> {
             }
         });
         // (Nothing below walks another function: the uses found here are one range.)
-        let start = self.uses.len();
+        let start = uses.uses.len();
         // One dispatch on the kind of each expression for both walks: what it reaches (only identifiers, calls,
         // constructors and macro uses reach anything; most expressions are operators and literals) and which
         // interface member it mentions (member accesses, identifiers, calls, indexing).
@@ -530,12 +546,12 @@ impl<'a> Reach<'a> {
                 _ => false,
             };
             if struct_use {
-                self.uses.push(e);
+                uses.uses.push(e);
             }
         }
-        let range = (u32::try_from(start), u32::try_from(self.uses.len()));
+        let range = (u32::try_from(start), u32::try_from(uses.uses.len()));
         if let (Ok(start), Ok(end)) = range {
-            self.struct_uses[f] = Some((start, end));
+            uses.ranges[f][StructUses::slot(stage)] = Some((start, end));
         }
         if let Some(body) = &func.body {
             self.block(body);
@@ -618,7 +634,7 @@ impl<'a> Reach<'a> {
         self.expr_kind(owner, e, &expr.kind);
     }
 
-    /// Reach what expression `e` names. Returns whether it is a struct use (see [`StagePlan::struct_uses`]).
+    /// Reach what expression `e` names. Returns whether it is a struct use (see [`StructUses`]).
     fn expr_kind(&mut self, owner: Owner, e: ExprId, kind: &'a Expr) -> bool {
         let facts = self.facts;
         let mut struct_use = false;

@@ -280,7 +280,7 @@ impl<'a> Probe<'a> {
                 frag_output |= is_frag_output(m.name(name));
             };
             // Without interface objects, only the uses reachability listed can mention an interface name.
-            for_each_listed_use(self.plan, f, func, &mut visit);
+            for_each_listed_use(self.program, self.stage, f, func, &mut visit);
             if frag_output {
                 for binding in self.outputs {
                     refs.extend(m.names.lookup(binding.name()));
@@ -872,7 +872,7 @@ impl<'a> Writer<'a> {
                     }
                 };
                 // Without interface objects, only the struct uses reachability listed can add a need.
-                for_each_listed_use(self.plan, *f, func, &mut visit);
+                for_each_listed_use(self.program, self.stage, *f, func, &mut visit);
             }
             GlobalItem::Define(_) | GlobalItem::Undef { .. } | GlobalItem::Precision { .. } => {}
         }
@@ -981,16 +981,17 @@ enum Piece {
 }
 
 /// Visit the expressions of `func` that can mention an interface name or need a struct: when the function has no
-/// interface objects, the uses reachability listed for it (`StagePlan::struct_uses`); otherwise its whole arena.
-/// Both in arena order.
+/// interface objects, the uses reachability listed for it in `stage` ([`crate::plan::StructUses`]); otherwise its
+/// whole arena. Both in arena order.
 fn for_each_listed_use(
-    plan: &StagePlan,
+    program: &ProgramPlan,
+    stage: Stage,
     f: shaderlab_ir::FunctionId,
     func: &shaderlab_ir::Function,
     visit: &mut dyn FnMut(shaderlab_ir::ExprId, &shaderlab_ir::Expression),
 ) {
-    match plan.struct_uses(f) {
-        Some(uses) if !plan.io.has_objects(f) => {
+    match program.struct_uses.get(stage, f) {
+        Some(uses) if !program.stage(stage).io.has_objects(f) => {
             for &e in uses {
                 if let Some(expr) = func.exprs.get(e) {
                     visit(e, expr);

@@ -169,7 +169,7 @@ impl<'a> Naming<'a> {
         let mut renamed: Vec<(&str, Name)> = Vec::new();
         for f in plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
-            let refs = references.binary_search_by_key(&f, |(g, _)| *g).ok().map(|i| &references[i].1);
+            let refs = references.get(f);
             renamed.clear();
             for (_, local) in func.locals.iter() {
                 let text = m.name(local.name);

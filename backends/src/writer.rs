@@ -111,8 +111,10 @@ pub(crate) fn write_stage(
         if stage == Stage::Fragment { output_bindings(m, program, d) } else { (Vec::new(), 0) };
     let probe = Probe { m, facts, program, plan, stage, outputs: &outputs };
     let interface = probe.interface_names();
-    let references = probe.references(&interface);
+    let mut references = std::mem::take(&mut shared.references);
+    probe.references(&interface, &mut references);
     let names = Naming::build(m, plan, d, &interface, &references);
+    shared.references = references;
     let mut w = Writer {
         m,
         facts,
@@ -132,7 +134,7 @@ pub(crate) fn write_stage(
         last: Last::Nothing,
         pending_blank: false,
         group: 0,
-        uniforms_written: Vec::new(),
+        uniforms_written: std::mem::take(&mut shared.uniforms_written),
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
@@ -143,6 +145,8 @@ pub(crate) fn write_stage(
     w.global_units(&shared.units, &mut shared.done, &shared.struct_units, &mut shared.hoistable);
     shared.scratch = std::mem::take(&mut w.scratch);
     shared.needed = std::mem::take(&mut w.needed);
+    shared.uniforms_written = std::mem::take(&mut w.uniforms_written);
+    shared.uniforms_written.clear();
     if w.errors.is_empty() {
         Ok(w.out)
     } else {
@@ -194,8 +198,43 @@ impl<'m> InterfaceNames<'m> {
 }
 
 /// Per function that mentions some (in function order), the interface names its rewritten code mentions, as
-/// module names, sorted.
-pub(crate) type References = Vec<(FunctionId, Vec<Name>)>;
+/// module names, sorted: one list of names, a range of it per function (kept in [`Shared`]: the second stage
+/// reuses the allocations of the first).
+#[derive(Default)]
+pub(crate) struct References {
+    functions: Vec<(FunctionId, u32, u32)>,
+    names: Vec<Name>,
+}
+
+impl References {
+    /// The names function `f` mentions (`None`: none).
+    pub(crate) fn get(&self, f: FunctionId) -> Option<&[Name]> {
+        let i = self.functions.binary_search_by_key(&f, |&(g, _, _)| g).ok()?;
+        let (_, start, end) = self.functions[i];
+        self.names.get(start as usize..end as usize)
+    }
+
+    /// Close the list of function `f`, whose names were pushed from `start` on: sorted, without repeats, and
+    /// dropped if empty.
+    fn close(&mut self, f: FunctionId, start: usize) {
+        let Some(tail) = self.names.get_mut(start..) else { return };
+        tail.sort_unstable();
+        // Remove repeats in place (the names before `start` belong to other functions).
+        let mut kept = start;
+        for i in start..self.names.len() {
+            if i == start || self.names[i] != self.names[kept - 1] {
+                self.names[kept] = self.names[i];
+                kept += 1;
+            }
+        }
+        self.names.truncate(kept);
+        if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(kept)) {
+            if e > s {
+                self.functions.push((f, s, e));
+            }
+        }
+    }
+}
 
 /// Read-only questions about the stage, asked before the names are fixed.
 struct Probe<'a> {
@@ -240,16 +279,18 @@ impl<'a> Probe<'a> {
     /// Per function, the interface names its rewritten code mentions (the entry mentions all of them), as module
     /// names: a local can only capture a name that is one (names the module never spelled are left out). Functions
     /// that mention none (most) are left out.
-    fn references(&self, interface: &InterfaceNames<'a>) -> References {
+    fn references(&self, interface: &InterfaceNames<'a>, out: &mut References) {
         let m = self.m;
+        out.functions.clear();
+        out.names.clear();
         let is_frag_output = |text: &str| text == "gl_FragColor" || text == "gl_FragData";
         let interface_frag_output = interface.names().any(is_frag_output);
-        let mut out = References::new();
         for f in self.plan.functions.iter() {
             let Some(func) = m.functions.get(f) else { continue };
             let owner = Owner::Function(f);
-            // Names may repeat until the list is sorted at the end.
-            let mut refs: Vec<Name> = Vec::new();
+            // Names may repeat until the list is closed at the end.
+            let start = out.names.len();
+            let refs = &mut out.names;
             let mut frag_output = false;
             if f == self.plan.entry {
                 refs.extend(interface.names().filter_map(|k| m.names.lookup(k)));
@@ -286,13 +327,8 @@ impl<'a> Probe<'a> {
                     refs.extend(m.names.lookup(binding.name()));
                 }
             }
-            if !refs.is_empty() {
-                refs.sort_unstable();
-                refs.dedup();
-                out.push((f, refs));
-            }
+            out.close(f, start);
         }
-        out
     }
 }
 
@@ -389,6 +425,10 @@ pub(crate) struct Shared<'m> {
     needed: Vec<StructId>,
     /// The line buffer.
     scratch: String,
+    /// The interface names each function mentions ([`Probe::references`]'s buffers between the stages).
+    references: References,
+    /// [`Writer::uniforms_written`]'s buffer between the stages.
+    uniforms_written: Vec<GlobalId>,
 }
 
 impl<'m> Shared<'m> {
@@ -418,6 +458,8 @@ impl<'m> Shared<'m> {
             hoistable: Vec::new(),
             needed: Vec::new(),
             scratch: String::with_capacity(256),
+            references: References::default(),
+            uniforms_written: Vec::new(),
         }
     }
 }

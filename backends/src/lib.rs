@@ -138,7 +138,7 @@ impl Backend for GlslBackend {
             return Err(vec![BackendError::no_program(self.target(), p.span)]);
         };
         let mut errors = Vec::new();
-        let mut reflection = reflection::Collector::default();
+        let mut reflection = reflection::Collector::new(module);
         let mut shared = writer::Shared::new(module, &program);
         let mut write = |stage: Stage| {
             let written =

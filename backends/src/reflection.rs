@@ -58,11 +58,21 @@ pub(crate) struct Collector {
     macros: IdSet<Name>,
     /// Macro names used in emitted code.
     uses: IdSet<Name>,
-    /// Where each uniform (sampler or not, name) is in its reflection list.
+    /// Where each uniform (sampler or not, name) is in its reflection list; not used when `scan`.
     uniform_index: FastHashMap<(bool, Name), usize>,
+    /// Whether uniforms are found by a scan of their list instead: a module with few globals has few uniforms,
+    /// and then no hash table is made.
+    scan: bool,
 }
 
+/// The most globals a module may have for [`Collector::scan`].
+const SCANNED: usize = 16;
+
 impl Collector {
+    pub(crate) fn new(m: &Module) -> Collector {
+        Collector { scan: m.globals.len() <= SCANNED, ..Collector::default() }
+    }
+
     /// Whether attribute `name` is reflected already.
     pub(crate) fn has_attribute(&self, name: &str) -> bool {
         self.reflection.attributes.iter().any(|a| a.name == name)
@@ -89,9 +99,15 @@ impl Collector {
     /// A uniform `name` (the module's spelling of `key`) of type `ty`, declared in `stage`.
     pub(crate) fn uniform(&mut self, key: Name, name: &str, ty: String, sampler: bool, stage: Stage) {
         let list = if sampler { &mut self.reflection.samplers } else { &mut self.reflection.uniforms };
-        // Uniforms are many: they are found by name through an index instead of a scan of the list.
-        match self.uniform_index.get(&(sampler, key)) {
-            Some(&i) => {
+        // Uniforms may be many: then they are found by name through an index instead of a scan of the list (which
+        // compares spellings: `name` is the module's spelling of `key`, so equal names are equal keys).
+        let found = if self.scan {
+            list.iter().position(|u| u.name == name)
+        } else {
+            self.uniform_index.get(&(sampler, key)).copied()
+        };
+        match found {
+            Some(i) => {
                 let u = &mut list[i];
                 if !u.stages.contains(&stage) {
                     u.stages.push(stage);
@@ -99,7 +115,9 @@ impl Collector {
                 }
             }
             None => {
-                self.uniform_index.insert((sampler, key), list.len());
+                if !self.scan {
+                    self.uniform_index.insert((sampler, key), list.len());
+                }
                 list.push(ReflectedUniform { name: name.into(), ty, stages: vec![stage] });
             }
         }

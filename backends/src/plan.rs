@@ -240,46 +240,75 @@ pub(crate) struct ChainIndex {
     pub macros: ByName<MacroId>,
 }
 
-/// Declarations of one kind by name. Most names are declared once: the first declaration is kept in the map
-/// itself and only a name declared again (in another branch of a conditional) gets a list.
-pub(crate) struct ByName<K>(HashMap<Name, Ids<K>>);
+/// Declarations of one kind by name. Most names are declared once: the first declaration is kept in the table
+/// itself and only a name declared again (in another branch of a conditional) gets a list. A module with few
+/// declarations of the kind has a list scanned by name instead of a hash table (cheaper to make and to ask).
+pub(crate) struct ByName<K>(Table<K>);
+
+enum Table<K> {
+    Scanned(Vec<(Name, Ids<K>)>),
+    Hashed(HashMap<Name, Ids<K>>),
+}
+
+/// The most declarations of a kind a module may have for a scanned [`ByName`].
+const SCANNED_NAMES: usize = 16;
 
 enum Ids<K> {
     One(K),
     Many(Vec<K>),
 }
 
+impl<K: Copy> Ids<K> {
+    fn push(&mut self, id: K) {
+        match self {
+            Ids::One(first) => *self = Ids::Many(vec![*first, id]),
+            Ids::Many(list) => list.push(id),
+        }
+    }
+
+    fn as_slice(&self) -> &[K] {
+        match self {
+            Ids::One(id) => std::slice::from_ref(id),
+            Ids::Many(list) => list.as_slice(),
+        }
+    }
+}
+
 impl<K: Copy> ByName<K> {
     /// Room for `n` names (the module's count of the kind: the chain declares at most that many).
     fn with_capacity(n: usize) -> Self {
-        ByName(HashMap::with_capacity_and_hasher(n, Default::default()))
+        ByName(if n <= SCANNED_NAMES {
+            Table::Scanned(Vec::with_capacity(n))
+        } else {
+            Table::Hashed(HashMap::with_capacity_and_hasher(n, Default::default()))
+        })
     }
 
     fn push(&mut self, name: Name, id: K) {
-        match self.0.entry(name) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(Ids::One(id));
-            }
-            std::collections::hash_map::Entry::Occupied(mut slot) => match slot.get_mut() {
-                Ids::One(first) => {
-                    let first = *first;
-                    slot.insert(Ids::Many(vec![first, id]));
+        match &mut self.0 {
+            Table::Scanned(list) => match list.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, ids)) => ids.push(id),
+                None => list.push((name, Ids::One(id))),
+            },
+            Table::Hashed(map) => match map.entry(name) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(Ids::One(id));
                 }
-                Ids::Many(list) => list.push(id),
+                std::collections::hash_map::Entry::Occupied(mut slot) => slot.get_mut().push(id),
             },
         }
     }
 
     /// The declarations of `name`, in chain order.
     pub(crate) fn get(&self, name: &Name) -> Option<&[K]> {
-        self.0.get(name).map(|ids| match ids {
-            Ids::One(id) => std::slice::from_ref(id),
-            Ids::Many(list) => list.as_slice(),
-        })
+        match &self.0 {
+            Table::Scanned(list) => list.iter().find(|(n, _)| n == name).map(|(_, ids)| ids.as_slice()),
+            Table::Hashed(map) => map.get(name).map(Ids::as_slice),
+        }
     }
 
     pub(crate) fn contains_key(&self, name: &Name) -> bool {
-        self.0.contains_key(name)
+        self.get(name).is_some()
     }
 }
 

@@ -29,6 +29,11 @@ pub use error::{BackendError, BackendErrorKind, Unsupported};
 pub use reflection::{ReflectedOutput, ReflectedUniform, ReflectedVariable, ReflectedVarying, Reflection};
 
 use shaderlab_ir::{PassId, PassKind};
+
+/// Up to this many entries of a kind in a module, a lookup by name scans a list instead of building a hash table
+/// (small files are most compiles, and the table's allocation and hashing cost more than the scan): the chain
+/// index's tables by name (`plan::ByName`) and the reflected uniforms (`reflection::Collector`).
+pub(crate) const SCANNED: usize = 16;
 use shaderlab_validator::ValidModule;
 
 /// The GLSL ES version a backend writes.

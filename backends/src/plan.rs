@@ -192,7 +192,8 @@ impl ProgramPlan {
         let fragment_order = facts.calls.fragment_order.get(pass).map_or(&[][..], Vec::as_slice);
         // Reachability also completes the interface (it walks every expression of the stage's functions).
         let mut interface = PassInterface::from_facts(pass_io);
-        let mut struct_uses = StructUses { ranges: SecondaryMap::with_capacity(m.functions.len()), uses: Vec::new() };
+        let mut struct_uses =
+            StructUses { ranges: shaderlab_passes::table::filled_map(m.functions.len()), uses: Vec::new() };
         let vertex_reach =
             Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex, &mut struct_uses));
         let fragment_reach = Reach::run(
@@ -250,9 +251,6 @@ enum Table<K> {
     Hashed(HashMap<Name, Ids<K>>),
 }
 
-/// The most declarations of a kind a module may have for a scanned [`ByName`].
-const SCANNED_NAMES: usize = 16;
-
 enum Ids<K> {
     One(K),
     Many(Vec<K>),
@@ -277,7 +275,7 @@ impl<K: Copy> Ids<K> {
 impl<K: Copy> ByName<K> {
     /// Room for `n` names (the module's count of the kind: the chain declares at most that many).
     fn with_capacity(n: usize) -> Self {
-        ByName(if n <= SCANNED_NAMES {
+        ByName(if n <= crate::SCANNED {
             Table::Scanned(Vec::with_capacity(n))
         } else {
             Table::Hashed(HashMap::with_capacity_and_hasher(n, Default::default()))

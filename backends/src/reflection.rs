@@ -65,12 +65,9 @@ pub(crate) struct Collector {
     scan: bool,
 }
 
-/// The most globals a module may have for [`Collector::scan`].
-const SCANNED: usize = 16;
-
 impl Collector {
     pub(crate) fn new(m: &Module) -> Collector {
-        Collector { scan: m.globals.len() <= SCANNED, ..Collector::default() }
+        Collector { scan: m.globals.len() <= crate::SCANNED, ..Collector::default() }
     }
 
     /// Whether attribute `name` is reflected already.
@@ -83,17 +80,18 @@ impl Collector {
         self.reflection.varyings.iter().any(|a| a.name == name)
     }
 
+    /// Reflect attribute `name`; the caller asked [`Collector::has_attribute`] first (and made no type text for
+    /// one reflected already).
     pub(crate) fn attribute(&mut self, name: &str, ty: String) {
-        if !self.has_attribute(name) {
-            self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
-        }
+        debug_assert!(!self.has_attribute(name));
+        self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
     }
 
+    /// Reflect varying `name`; the caller asked [`Collector::has_varying`] first.
     pub(crate) fn varying(&mut self, name: &str, ty: String, interpolation: &str) {
-        if !self.has_varying(name) {
-            let v = ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() };
-            self.reflection.varyings.push(v);
-        }
+        debug_assert!(!self.has_varying(name));
+        let v = ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() };
+        self.reflection.varyings.push(v);
     }
 
     /// A uniform `name` (the module's spelling of `key`) of type `ty`, declared in `stage`.

@@ -111,10 +111,8 @@ pub(crate) fn write_stage(
         if stage == Stage::Fragment { output_bindings(m, program, d) } else { (Vec::new(), 0) };
     let probe = Probe { m, facts, program, plan, stage, outputs: &outputs };
     let interface = probe.interface_names();
-    let mut references = std::mem::take(&mut shared.references);
-    probe.references(&interface, &mut references);
-    let names = Naming::build(m, plan, d, &interface, &references);
-    shared.references = references;
+    probe.references(&interface, &mut shared.references);
+    let names = Naming::build(m, plan, d, &interface, &shared.references);
     let mut w = Writer {
         m,
         facts,
@@ -134,7 +132,12 @@ pub(crate) fn write_stage(
         last: Last::Nothing,
         pending_blank: false,
         group: 0,
-        uniforms_written: std::mem::take(&mut shared.uniforms_written),
+        // The buffer of the other stage (capacity only: this stage starts with nothing written).
+        uniforms_written: {
+            let mut written = std::mem::take(&mut shared.uniforms_written);
+            written.clear();
+            written
+        },
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
@@ -146,7 +149,6 @@ pub(crate) fn write_stage(
     shared.scratch = std::mem::take(&mut w.scratch);
     shared.needed = std::mem::take(&mut w.needed);
     shared.uniforms_written = std::mem::take(&mut w.uniforms_written);
-    shared.uniforms_written.clear();
     if w.errors.is_empty() {
         Ok(w.out)
     } else {

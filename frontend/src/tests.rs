@@ -257,3 +257,27 @@ fn a_named_state_applies_as_checked_again_where_used() {
     assert_eq!(entries[&0].value, V::Variable("maybe".into()));
     assert_eq!(entries[&3].value, V::Enum(1));
 }
+
+/// The structure parser compares a statement's first word with the structure keywords only when it starts with an
+/// ASCII capital (`StructParser::level_body`): every structure word must, or it would be read as GLSL.
+#[test]
+fn every_structure_word_starts_with_a_capital() {
+    use crate::structure::{StateKind, RS_VAR_TYPES};
+    let states = [StateKind::Blend, StateKind::Depth, StateKind::Stencil, StateKind::Raster].map(StateKind::keyword);
+    // The words `StructParser::structural` dispatches on.
+    let levels = [
+        "Editor",
+        "EditorProperties",
+        "EditorMacros",
+        "SubShader",
+        "Pass",
+        "UsePass",
+        "Tags",
+        "VertexShader",
+        "FragmentShader",
+        "RenderQueueType",
+    ];
+    for word in states.iter().chain(RS_VAR_TYPES).chain(levels.iter()) {
+        assert!(word.as_bytes()[0].is_ascii_uppercase(), "structure word {word:?} does not start with a capital");
+    }
+}

@@ -12,15 +12,15 @@ entity_impl!(Name, "name");
 
 /// The string table behind [`Name`]. Interning the same text twice gives the same name.
 ///
-/// Layout (chosen because interning is on the lexer's per-identifier path and a module's interner is cloned from a
-/// seed on every compile):
+/// Layout (chosen because interning is on the lexer's per-identifier path and a module's interner starts as a copy
+/// of a seed on every compile, see [`InternerSeed`]):
 /// - every spelling is appended to one `text` buffer, and `entries[i]` records where name `i` lies in it along with
 ///   its first eight bytes (`head`), so interning a new name allocates nothing per name and a clone is a few
 ///   `memcpy`s;
 /// - `slots` is an open-addressing table (linear probing, power-of-two size, at most half full) of name indices,
 ///   `EMPTY_SLOT` where free. A lookup of a spelling of at most eight bytes (most identifiers) compares one head
 ///   word and a length per probe, never the text; longer ones also compare their last eight bytes. Hashes are not
-///   kept (a module's interner is cloned from a seed on every compile, and four more bytes per name cost more to
+///   kept (a module's interner is copied from a seed on every compile, and four more bytes per name cost more to
 ///   copy than the rare growth of the table, which hashes every name again, costs).
 ///
 /// Equality, `Debug` and serialization only look at the names in order (`{"strings": [...]}`, in name order), never at the
@@ -249,10 +249,9 @@ impl Interner {
         self.slots = slots;
     }
 
-    /// Room for `additional` more names without rehashing (a clone keeps the table's room: a template interner
-    /// reserved once makes every clone's first insertions cheap).
+    /// Room for `additional` more names without rehashing (a clone keeps the table's room).
     pub fn reserve(&mut self, additional: usize) {
-        let wanted = ((self.len() + additional) * 2).next_power_of_two();
+        let wanted = slots_for(self.len(), additional);
         if wanted > self.slots.len() {
             self.grow(wanted);
         }
@@ -299,8 +298,9 @@ impl Interner {
     }
 }
 
-/// `Vec::clone` drops spare capacity; this keeps it, so that a module's interner cloned from a reserved seed takes
-/// its first few hundred names without growing any buffer.
+/// `Vec::clone` drops spare capacity; this keeps it, so that a clone of a reserved interner takes its first names
+/// without growing any buffer. (The frontend starts each module from an [`InternerSeed`] instead, which sizes the
+/// copy for its text.)
 impl Clone for Interner {
     fn clone(&self) -> Self {
         fn with_room<T: Copy>(v: &[T], capacity: usize) -> Vec<T> {

@@ -32,18 +32,9 @@ pub struct CallGraph {
     pub clues: Vec<PassClue>,
 }
 
-pub fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing) -> CallGraph {
-    build_call_graph_taking(m, res, typing, res.pass_entries.clone())
-}
-
-/// [`build_call_graph`], given the entries of every pass that name resolution found (which
-/// [`crate::run_passes`] moves out of the resolution: nothing else reads them there).
-pub(crate) fn build_call_graph_taking(
-    m: &Module,
-    res: &Resolution,
-    typing: &Typing,
-    entries: PassEntries,
-) -> CallGraph {
+/// The call graph, given the entries of every pass that name resolution found (which [`crate::run_passes`]
+/// moves out of the resolution: nothing else reads them there, so `Facts::resolution` keeps none).
+pub(crate) fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing, entries: PassEntries) -> CallGraph {
     let mut out = CallGraph {
         calls: filled_map(m.functions.len()),
         entries,

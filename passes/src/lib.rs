@@ -55,7 +55,7 @@ pub fn run_passes(module: &shaderlab_ir::Module) -> Facts {
     drop(contexts);
     // The call graph keeps the pass entries name resolution found (moved, not copied).
     let entries = std::mem::take(&mut resolution.pass_entries);
-    let calls = callgraph::build_call_graph_taking(module, &resolution, &typing, entries);
+    let calls = callgraph::build_call_graph(module, &resolution, &typing, entries);
     let io = io::infer_io_roles(module, &resolution, &typing, &calls);
     let consts = consts::fold_constants(module, &resolution, &typing);
     Facts { resolution, typing, calls, io, consts }

@@ -164,33 +164,18 @@ fn source_order(module: &Module, span: Span) -> Vec<u32> {
 
 /// Every diagnostic known for a module, in source order: the frontend's clues, then (when given) the passes'.
 pub fn collect(module: &Module, facts: Option<&Facts>) -> Vec<Diagnostic> {
-    let frontend = module.clues.iter().map(Diagnostic::from_clue).collect();
-    collect_after(module, frontend, incomplete(&module.clues), facts)
+    collect_taking(module, module.clues.clone(), facts)
 }
 
 /// [`collect`] for a module whose frontend clues were moved out of it (`clues`, as they were in
 /// [`Module::clues`]): each clue's data moves into its diagnostic instead of being copied.
 pub fn collect_taking(module: &Module, clues: Vec<Clue>, facts: Option<&Facts>) -> Vec<Diagnostic> {
-    let incomplete = incomplete(&clues);
-    let frontend = clues.into_iter().map(Diagnostic::from).collect();
-    collect_after(module, frontend, incomplete, facts)
-}
-
-/// Whether the frontend lost part of the source to an error (whole-function flow rules then stay silent).
-fn incomplete(clues: &[Clue]) -> bool {
-    clues.iter().any(|c| c.kind.severity() == Severity::Error)
-}
-
-/// The rest of [`collect`], after the frontend's diagnostics (`incomplete`: see [`incomplete`]).
-fn collect_after(
-    module: &Module,
-    mut diags: Vec<Diagnostic>,
-    incomplete: bool,
-    facts: Option<&Facts>,
-) -> Vec<Diagnostic> {
+    // Whether the frontend lost part of the source to an error (whole-function flow rules then stay silent).
+    let incomplete = clues.iter().any(|c| c.kind.severity() == Severity::Error);
+    let mut diags: Vec<Diagnostic> = clues.into_iter().map(Diagnostic::from).collect();
     if let Some(facts) = facts {
         diags.extend(facts.clues().map(Diagnostic::from_pass_clue));
-        diags.extend(crate::flow::check_with(module, facts, incomplete));
+        diags.extend(crate::flow::check(module, facts, incomplete));
     }
     // Spans in files that were not included (the main file) order by their offset alone: a plain stable sort, with no
     // key vector per diagnostic. Both sorts are stable, so equal keys keep their collection order either way.

@@ -68,14 +68,10 @@ impl FlowRule {
     }
 }
 
-/// Run the flow and placement rules.
-pub fn check(m: &Module, facts: &Facts) -> Vec<Diagnostic> {
-    check_with(m, facts, m.clues.iter().any(|c| c.kind.severity() == Severity::Error))
-}
-
-/// [`check`], told whether the frontend reported an error (`incomplete`: a `return` may have been lost to
-/// recovery), for a module whose clues were moved out.
-pub(crate) fn check_with(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
+/// Run the flow and placement rules. `incomplete`: the frontend reported an error, so a `return` may have been
+/// lost to recovery (the whole-function rules then stay silent). It is passed in rather than read from
+/// `m.clues`, because a compile moves the clues out of the module before validating.
+pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
     let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
     // Per function: whether some pass's vertex stage runs it.
     let mut vertex_functions: SecondaryMap<FunctionId, bool> = shaderlab_passes::table::filled_map(m.functions.len());

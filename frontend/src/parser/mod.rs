@@ -250,15 +250,14 @@ pub struct Seed {
     pub keywords: Keywords,
 }
 
-/// The process-wide [`Seed`], built on first use. A module whose interner is a clone of `seed().interner`
-/// can use `seed().keywords`: the names are the same.
+/// The process-wide [`Seed`], built on first use. A module whose interner starts as a copy of `seed().interner`'s
+/// names (the frontend copies them through an `InternerSeed`, sized for its text) can use `seed().keywords`: the
+/// names are the same.
 pub fn seed() -> &'static Seed {
     static SEED: std::sync::OnceLock<Seed> = std::sync::OnceLock::new();
     SEED.get_or_init(|| {
         let mut interner = Interner::new();
         let keywords = Keywords::new(&mut interner);
-        // Clones keep this room, so a module's first few hundred names do not rehash the seed's table.
-        interner.reserve(512);
         Seed { interner, keywords }
     })
 }
@@ -548,6 +547,9 @@ impl<'a> Parser<'a> {
     /// The type id of builtin type `inner`, spelled `name`.
     pub(crate) fn intern_builtin(&mut self, name: Name, inner: TypeInner) -> TypeId {
         if let Some(&Some(id)) = self.builtin_type_ids.0.get(name.index()) {
+            // Holds because a rollback that drops types forgets their cached ids (`forget_from`), and rollback is
+            // the only place the type table shrinks.
+            debug_assert!(self.types.get(id) == inner, "a cached builtin type id outlived its type");
             return id;
         }
         let id = self.types.intern(inner);

@@ -4,6 +4,7 @@
 
     ../shared/tools/setup-oracles.sh peer          # once (installs the npm package under ~/.cache/shaderlab-oracles)
     python3 scripts/compare_engine.py [--iterations 200] [--rounds 1] [--target gles300] [--json OUT]
+    SHADERLAB_BIN=target/pgo/release/shaderlab python3 scripts/compare_engine.py ...   # the PGO build (scripts/pgo-build.sh)
 
 The set: every v1-syntax corpus file (branches 1.3-1.5 and refactor-shaderlab-old) that both compilers compile
 without error; files one of them refuses are listed with the reason and left out of the ratio. Both sides time
@@ -110,6 +111,7 @@ def main():
         ours_us = statistics.median(t["median_us"] for t in ours[path])
         rows.append({"file": path.name, "engine_median_ms": engine_ms, "shaderlab_median_us": ours_us,
                      "shaderlab_min_us": min(t["min_us"] for t in ours[path]), "ratio": engine_ms * 1000.0 / ours_us})
+    print(f"shaderlab binary: {BIN}")
     print(f"{'file':<48} {'engine ms':>10} {'shaderlab us':>13} {'ratio':>8}")
     for r in rows:
         print(f"{r['file']:<48} {r['engine_median_ms']:>10.3f} {r['shaderlab_median_us']:>13.1f} {r['ratio']:>7.1f}x")

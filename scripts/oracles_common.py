@@ -8,7 +8,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("SHADERLAB_CORPUS", ROOT.parent / "shared" / "corpus"))
 ORACLES = Path(os.environ.get("ORACLES_HOME", Path.home() / ".cache" / "shaderlab-oracles"))
-BIN = ROOT / "target" / "release" / "shaderlab"
+# SHADERLAB_BIN: measure another build of the CLI (e.g. the PGO build of scripts/pgo-build.sh) instead of
+# target/release/shaderlab; it is then used as it is, not rebuilt.
+BIN = Path(os.environ.get("SHADERLAB_BIN", ROOT / "target" / "release" / "shaderlab"))
 
 # Inputs that are not valid ShaderLab as stored (tests/corpus.rs).
 INVALID = ("1.4__shader-lab-multi-pass__1.shader", "builtin-function", "unlit", "compilation-error",
@@ -16,6 +18,8 @@ INVALID = ("1.4__shader-lab-multi-pass__1.shader", "builtin-function", "unlit", 
 
 
 def build():
+    if "SHADERLAB_BIN" in os.environ:
+        return
     subprocess.run(["cargo", "build", "--release", "-q", "--manifest-path", str(ROOT / "Cargo.toml")], check=True)
 
 

@@ -118,7 +118,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     // text (names are far longer than eight bytes with what separates them, so no file without includes
     // should outgrow it); a file with includes gets more at its first include (see `INCLUDE_ROOM`).
     let seed = parser::seed();
-    let mut module = Module::with_names(mode, interner_seed().copy_with_room((text.len() / 8).min(INCLUDE_ROOM)));
+    let mut module = Module::with_names(mode, seed.names.copy_with_room((text.len() / 8).min(INCLUDE_ROOM)));
     let keywords = &seed.keywords;
     // Room for the main file, the command line and two chunks: what the first file's push would allocate, without
     // the regrowth path.
@@ -266,13 +266,7 @@ pub(crate) const INCLUDE_ROOM: usize = 512;
 /// The names a module's interner holds without rehashing once its text includes a chunk: the seed's and
 /// [`INCLUDE_ROOM`] more.
 pub(crate) fn include_room_total() -> usize {
-    parser::seed().interner.len() + INCLUDE_ROOM
-}
-
-/// The seed interner's names with prebuilt tables for every room up to [`INCLUDE_ROOM`] (built once per process).
-fn interner_seed() -> &'static shaderlab_ir::InternerSeed {
-    static SEED: std::sync::OnceLock<shaderlab_ir::InternerSeed> = std::sync::OnceLock::new();
-    SEED.get_or_init(|| shaderlab_ir::InternerSeed::new(&parser::seed().interner, INCLUDE_ROOM))
+    parser::seed().names.len() + INCLUDE_ROOM
 }
 
 /// A child level's state: its parent's own for the last child (nothing reads it after), else a copy of it kept in

@@ -343,6 +343,16 @@ impl InternerSeed {
         Self { names, tables }
     }
 
+    /// How many names the seed holds.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the seed holds no name.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
     /// A copy of the seed's names with room for `room` more without rehashing (more than the seed was built for
     /// rehashes once).
     pub fn copy_with_room(&self, room: usize) -> Interner {

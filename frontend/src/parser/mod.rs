@@ -30,8 +30,8 @@ use cranelift_entity::{EntityRef, PrimaryMap};
 use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalId, GlobalItem, GlobalVar,
-    Guarded, Interner, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId, SyntaxClue,
-    TypeArena, TypeId, TypeInner, TypeSpec,
+    Guarded, Interner, InternerSeed, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId,
+    SyntaxClue, TypeArena, TypeId, TypeInner, TypeSpec,
 };
 
 /// An expression arena of the IR.
@@ -244,21 +244,21 @@ impl Keywords {
     }
 }
 
-/// A fresh interner holding the keywords and builtin type names, and the keyword tables over it.
+/// The keywords and builtin type names every module's interner starts with, and the keyword tables over them.
 pub struct Seed {
-    pub interner: Interner,
+    /// The names, with slot tables prebuilt for every room up to [`crate::INCLUDE_ROOM`] more names.
+    pub names: InternerSeed,
     pub keywords: Keywords,
 }
 
-/// The process-wide [`Seed`], built on first use. A module whose interner starts as a copy of `seed().interner`'s
-/// names (the frontend copies them through an `InternerSeed`, sized for its text) can use `seed().keywords`: the
-/// names are the same.
+/// The process-wide [`Seed`], built on first use. A module whose interner starts as
+/// `seed().names.copy_with_room(..)` can use `seed().keywords`: the names are the same.
 pub fn seed() -> &'static Seed {
     static SEED: std::sync::OnceLock<Seed> = std::sync::OnceLock::new();
     SEED.get_or_init(|| {
         let mut interner = Interner::new();
         let keywords = Keywords::new(&mut interner);
-        Seed { interner, keywords }
+        Seed { names: InternerSeed::new(&interner, crate::INCLUDE_ROOM), keywords }
     })
 }
 

@@ -647,6 +647,11 @@ impl<'m> Preprocessor<'m> {
             }
             return;
         }
+        // A chunk already included unconditionally behind its include guard adds nothing here, in any variant:
+        // it is neither loaded, stored nor lexed again.
+        if state.included.get(&key).is_some_and(|first| first.guarded && first.unconditional) {
+            return;
+        }
         let Some(text) = self.resolver.load(&key) else {
             self.sink.syntax(SyntaxClue::IncludeNotFound { key: raw(self) }, span);
             return;
@@ -665,12 +670,7 @@ impl<'m> Preprocessor<'m> {
         };
         let guard = guard_name(&tokens, &self.chunk_directives, &self.module.names);
         if let Some(first) = state.included.get(&key).cloned() {
-            if first.guarded {
-                if first.unconditional {
-                    crate::pool::give(tokens);
-                    return; // the guard makes this inclusion empty in every variant
-                }
-            } else {
+            if !first.guarded {
                 self.sink.push(
                     Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw(self) }), span)
                         .with_note(Some(first.span), "first included here"),

@@ -178,6 +178,10 @@ fn include_guards_splice_once() {
     assert_eq!(codes(&m), ["DuplicateInclude"]);
     let count = |n: &str| m.globals.values().filter(|g| m.name(g.name) == n).count();
     assert_eq!((count("fromG"), count("fromPlain")), (1, 2));
+    // The second inclusion of the guarded chunk is skipped before it is loaded: the source map holds the main file,
+    // `g.glsl` once and `plain.glsl` twice (its second inclusion is spliced and reported).
+    let names: Vec<&str> = m.sources.files.values().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["t.shader", "g.glsl", "plain.glsl", "plain.glsl"]);
 }
 
 #[test]

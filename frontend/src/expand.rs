@@ -32,9 +32,11 @@ pub fn expand_macros(name: &str, text: &str, defines: &[(String, String)], limit
     let directives = std::mem::take(&mut pp.directives);
     drop(pp);
     let text = print(&out, &directives, &module.names);
-    // Both token vectors came from the thread's pool (the lexer's and the level's output): give them back.
+    // Both token vectors came from the thread's pool (the lexer's and the level's output), and the directives
+    // vector: give them back.
     crate::pool::give(tokens);
     crate::pool::give(out);
+    crate::pool::give_directives(directives);
     module.clues = sink.clues.clone();
     Expansion { text, module, clues: sink.clues }
 }

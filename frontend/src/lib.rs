@@ -330,6 +330,7 @@ impl Driver<'_> {
         );
         let items = parser.parse_level();
         pool::give(tokens);
+        pool::give_directives(directives);
         self.module.scopes.push(Scope { parent, items })
     }
 

@@ -1,16 +1,42 @@
 //! Reuse of token buffers across compiles on one thread. An editor recompiles on every keystroke and a build
 //! compiles thousands of variants; the token vectors of a level (every included chunk's tokens appended) are the
 //! largest allocations of the frontend, and growing them again for every compile costs more than lexing. A
-//! thread keeps at most [`KEEP`] cleared buffers of at most [`MAX_TOKENS`] tokens each.
+//! thread keeps at most [`KEEP`] cleared buffers of at most [`MAX_TOKENS`] tokens each, and one cleared vector
+//! of a level's directives (at most [`MAX_DIRECTIVES`]). Only capacity is kept: every buffer comes back empty.
 
+use crate::preprocess::Directive;
 use crate::token::Token;
 use std::cell::RefCell;
 
 const KEEP: usize = 8;
 const MAX_TOKENS: usize = 1 << 20;
+const MAX_DIRECTIVES: usize = 1 << 14;
 
 thread_local! {
     static TOKENS: RefCell<Vec<Vec<Token>>> = const { RefCell::new(Vec::new()) };
+    static DIRECTIVES: RefCell<Vec<Directive>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty vector for a level's directives: the thread's kept one (no capacity if there is none). A level with
+/// includes collects a directive per line of every chunk (`PBR.gs`: several hundred of about a hundred bytes), and
+/// growing that vector again on every compile copied it about four times.
+pub(crate) fn take_directives() -> Vec<Directive> {
+    DIRECTIVES.with(|kept| std::mem::take(&mut *kept.borrow_mut()))
+}
+
+/// Give a level's directives back (dropped now; the vector is kept unless it is very large or smaller than the
+/// one already kept).
+pub(crate) fn give_directives(mut v: Vec<Directive>) {
+    if v.capacity() == 0 || v.capacity() > MAX_DIRECTIVES {
+        return;
+    }
+    v.clear();
+    DIRECTIVES.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if v.capacity() > kept.capacity() {
+            *kept = v;
+        }
+    });
 }
 
 /// An empty buffer with room for at least `min` tokens: the smallest kept one that is large enough, else the

@@ -193,7 +193,7 @@ impl<'m> Preprocessor<'m> {
             resolver,
             limits,
             variant,
-            directives: Vec::new(),
+            directives: crate::pool::take_directives(),
             expansion_budget: limits.max_macro_expansion_tokens,
             arg_depth: 0,
             chunk_directives: Vec::new(),

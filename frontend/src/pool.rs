@@ -27,10 +27,9 @@ pub(crate) fn take_directives() -> Vec<Directive> {
 /// Give a level's directives back (dropped now; the vector is kept unless it is very large or smaller than the
 /// one already kept).
 pub(crate) fn give_directives(mut v: Vec<Directive>) {
-    if v.capacity() == 0 || v.capacity() > MAX_DIRECTIVES {
+    if !cleared_to_keep(&mut v, MAX_DIRECTIVES) {
         return;
     }
-    v.clear();
     DIRECTIVES.with(|kept| {
         let mut kept = kept.borrow_mut();
         if v.capacity() > kept.capacity() {
@@ -73,10 +72,9 @@ fn take_where(min: usize, largest: bool) -> Vec<Token> {
 
 /// Give a buffer back for reuse (dropped when the pool is full or the buffer is very large).
 pub(crate) fn give(mut v: Vec<Token>) {
-    if v.capacity() == 0 || v.capacity() > MAX_TOKENS {
+    if !cleared_to_keep(&mut v, MAX_TOKENS) {
         return;
     }
-    v.clear();
     TOKENS.with(|pool| {
         let mut pool = pool.borrow_mut();
         if pool.len() < KEEP {
@@ -87,6 +85,12 @@ pub(crate) fn give(mut v: Vec<Token>) {
             }
         }
     });
+}
+
+/// Empties `v`; whether it is worth keeping (it has room, and at most `max` elements' worth).
+fn cleared_to_keep<T>(v: &mut Vec<T>, max: usize) -> bool {
+    v.clear();
+    v.capacity() != 0 && v.capacity() <= max
 }
 
 #[cfg(test)]

@@ -82,9 +82,13 @@ pub enum RsItem {
     RenderQueue { value: RsValueSyntax, value_span: Span, span: Span },
 }
 
-/// The room that the lists of a level's children and runs and of a block's properties start with: what their
-/// first push would allocate, without the regrowth path's overhead (~45 instructions per list).
+/// The room that the lists of a level's children, runs and render-state items start with: what their first push
+/// would allocate, without the regrowth path's overhead (~45 instructions per list).
 const FIRST_ROOM: usize = 4;
+
+/// The room a render-state block's property list starts with: a blend or stencil block often sets more than four
+/// properties, and a regrowth (a reallocation and a copy) costs ~250 instructions.
+const PROPS_ROOM: usize = 8;
 
 /// What a level (Shader, SubShader, Pass) contains besides its children.
 #[derive(Clone, Debug, Default)]
@@ -109,6 +113,14 @@ impl LevelSyntax {
             }
             _ => {}
         }
+    }
+
+    /// Add a render-state item (the first one allocates room for [`FIRST_ROOM`]).
+    fn push_render(&mut self, item: RsItem) {
+        if self.render.capacity() == 0 {
+            self.render = Vec::with_capacity(FIRST_ROOM);
+        }
+        self.render.push(item);
     }
 
     /// The level's text, given the main file's tokens: a slice of them when the text is one run, else the runs
@@ -566,7 +578,7 @@ impl<'a, 's> StructParser<'a, 's> {
                     if let Some(value) = self.rs_value() {
                         let value_span = value_start.to(self.prev_span());
                         self.expect_semicolon();
-                        level.render.push(RsItem::RenderQueue { value, value_span, span: start.to(self.prev_span()) });
+                        level.push_render(RsItem::RenderQueue { value, value_span, span: start.to(self.prev_span()) });
                     } else {
                         self.recover_statement();
                     }
@@ -579,7 +591,7 @@ impl<'a, 's> StructParser<'a, 's> {
                     let start = self.here();
                     let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
                     self.pos += 3;
-                    level.render.push(RsItem::VarDecl { ty: word.to_owned(), name, span: start.to(self.prev_span()) });
+                    level.push_render(RsItem::VarDecl { ty: word.to_owned(), name, span: start.to(self.prev_span()) });
                     return true;
                 }
                 false
@@ -733,7 +745,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 if self.is_punct(0, Punct::Semicolon) {
                     self.pos += 1;
                 }
-                level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
+                level.push_render(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
                 self.generation.inline_states = true;
                 return true;
             }
@@ -742,7 +754,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 let name_span = t.span;
                 self.pos += 3;
                 self.expect_semicolon();
-                level.render.push(RsItem::ApplyNamed {
+                level.push_render(RsItem::ApplyNamed {
                     kind: state,
                     name,
                     name_span,
@@ -759,7 +771,7 @@ impl<'a, 's> StructParser<'a, 's> {
             let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
             self.pos += 3;
             let props = self.rs_props();
-            level.render.push(RsItem::NamedState { kind: state, name, props, span: start.to(self.prev_span()) });
+            level.push_render(RsItem::NamedState { kind: state, name, props, span: start.to(self.prev_span()) });
             return true;
         }
         if self.is_punct(1, Punct::LBrace) {
@@ -771,7 +783,7 @@ impl<'a, 's> StructParser<'a, 's> {
             );
             self.generation.anonymous_blocks = true;
             let props = self.rs_props();
-            level.render.push(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
+            level.push_render(RsItem::ApplyInline { kind: state, props, span: start.to(self.prev_span()) });
             return true;
         }
         false
@@ -779,7 +791,7 @@ impl<'a, 's> StructParser<'a, 's> {
 
     /// Properties up to and including the closing `}`.
     fn rs_props(&mut self) -> Vec<RsProp> {
-        let mut props = Vec::with_capacity(FIRST_ROOM);
+        let mut props = Vec::with_capacity(PROPS_ROOM);
         loop {
             let Some(t) = self.tok(0) else {
                 self.unexpected("'}'");

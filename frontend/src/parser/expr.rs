@@ -463,6 +463,15 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn type_constructor(&mut self, builtin: bool) -> ExprId {
         let mark = self.mark();
+        // The usual constructor, a builtin type name right before its `(`, without the general type reader: the
+        // type it would read there (no precision, no dimensions).
+        if let Some(t) = self.peek().filter(|_| builtin && self.punct_at(1, Punct::LParen)) {
+            if let Some(inner) = self.builtin_type(t) {
+                let base = self.intern_builtin(t.sym, inner);
+                self.pos += 1;
+                return self.constructor(TypeSpec { base, precision: None, dims: Vec::new(), span: t.span }, mark);
+            }
+        }
         let Some(ty) = self.type_specifier() else {
             if builtin {
                 self.expected("an expression");

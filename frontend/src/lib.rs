@@ -27,7 +27,7 @@ mod tests;
 use diag::Sink;
 use parser::{BuiltinTypeIds, Entities, Keywords, Parser, SourceMacros};
 use preprocess::{PpState, Preprocessor};
-use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
+use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::PrimaryMap;
 use shaderlab_ir::{
     Clue, ClueKind, EntryRef, Guarded, Mode, Module, Name, Pass, PassKind, Scope, ScopeId, Shader, StructureClue,
@@ -104,7 +104,7 @@ pub struct Options<'a> {
 struct LevelState {
     pp: PpState,
     macros: SourceMacros,
-    type_names: HashSet<Name>,
+    type_names: macros::NameSet,
 }
 
 /// Read a ShaderLab source into a module. `name` is the file name shown in diagnostics.

@@ -449,7 +449,7 @@ impl<'a> Parser<'a> {
             return self.macro_use(t.sym, span, expected);
         }
         // User array constructor: `S[2](...)`.
-        if self.punct_at(1, Punct::LBracket) && self.type_names.contains(&t.sym) && self.array_constructor_ahead() {
+        if self.punct_at(1, Punct::LBracket) && self.type_names.contains(t.sym) && self.array_constructor_ahead() {
             return self.type_constructor(false);
         }
         self.pos += 1;

@@ -27,7 +27,6 @@ use crate::diag::Sink;
 use crate::preprocess::Directive;
 use crate::token::{LexError, Punct, Token, TokenKind};
 use cranelift_entity::{EntityRef, PrimaryMap};
-use shaderlab_ir::hash::FastHashSet as HashSet;
 use shaderlab_ir::{
     ArrayDim, CondBranch, CondRegion, Expr, ExprId, Expression, Function, FunctionId, GlobalId, GlobalItem, GlobalVar,
     Guarded, Interner, InternerSeed, Local, LocalId, MacroDef, MacroId, Name, Precision, Span, StructDecl, StructId,
@@ -298,7 +297,7 @@ pub struct Parser<'a> {
     /// Source macros visible here (preserving mode): uses become `MacroRef`s.
     pub(crate) macros: &'a mut SourceMacros,
     /// Struct names declared so far (to tell declarations from expressions).
-    pub(crate) type_names: &'a mut HashSet<Name>,
+    pub(crate) type_names: &'a mut crate::macros::NameSet,
     depth: usize,
     max_depth: usize,
     /// Set when the depth limit was hit: unwind to the next statement boundary without more errors.
@@ -355,7 +354,7 @@ impl<'a> Parser<'a> {
         builtin_type_ids: &'a mut BuiltinTypeIds,
         entities: Entities<'a>,
         macros: &'a mut SourceMacros,
-        type_names: &'a mut HashSet<Name>,
+        type_names: &'a mut crate::macros::NameSet,
         max_depth: usize,
     ) -> Self {
         let end_span = toks.last().map(|t| t.span.end_point()).unwrap_or_default();

@@ -1,7 +1,7 @@
 //! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters, read straight into
 //! IR entities.
 
-use super::{done, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step, ROOM};
+use super::{done, push_entity, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step, ENTITY_ROOM, ROOM};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
@@ -20,7 +20,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return match d {
                 Directive::Define { .. } => match self.define(d) {
-                    Some(def) => done(out, GlobalItem::Define(self.entities.macros.push(def))),
+                    Some(def) => done(out, GlobalItem::Define(push_entity(self.entities.macros, def))),
                     None => Step::Skip,
                 },
                 Directive::Undef { name, span } => {
@@ -320,6 +320,9 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         ty.dims.extend(self.array_dims());
         let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
+        if self.declarators.capacity() == 0 {
+            self.declarators = Vec::with_capacity(ENTITY_ROOM);
+        }
         self.declarators.push(Declarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
         Some(())
     }
@@ -327,14 +330,17 @@ impl<'a> Parser<'a> {
     /// The declarators just read as global variables, one item each; `span` is the declaration's.
     pub(crate) fn push_globals(&mut self, qualifiers: Qualifiers, span: Span, out: &mut Vec<Guarded<GlobalItem>>) {
         for d in self.declarators.drain(..) {
-            let id = self.entities.globals.push(GlobalVar {
-                name: d.name,
-                name_span: d.name_span,
-                ty: d.ty,
-                qualifiers: qualifiers.clone(),
-                init: d.init,
-                span,
-            });
+            let id = push_entity(
+                self.entities.globals,
+                GlobalVar {
+                    name: d.name,
+                    name_span: d.name_span,
+                    ty: d.ty,
+                    qualifiers: qualifiers.clone(),
+                    init: d.init,
+                    span,
+                },
+            );
             out.push(Guarded::Item(GlobalItem::Var(id)));
         }
     }
@@ -401,7 +407,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let span = start.to(self.prev_span());
-        Some(self.entities.structs.push(StructDecl { name, name_span, members, span }))
+        Some(push_entity(self.entities.structs, StructDecl { name, name_span, members, span }))
     }
 
     /// One member declaration (a member per declarator).
@@ -474,7 +480,10 @@ impl<'a> Parser<'a> {
         let (rest, exprs, locals) = self.in_function_arena(exprs, |p| p.function_params_body());
         let (params, body) = rest?;
         let span = start.to(self.prev_span());
-        Some(self.entities.functions.push(Function { name, name_span, return_type, params, body, exprs, locals, span }))
+        Some(push_entity(
+            self.entities.functions,
+            Function { name, name_span, return_type, params, body, exprs, locals, span },
+        ))
     }
 
     /// `( parameters )` and `;` or a body.

@@ -1026,6 +1026,19 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The room an entity arena of the module (structs, globals, functions, macros) and the declarator list get at their
+/// first push: what the regrowth path would allocate, without its overhead (~45 instructions per list).
+const ENTITY_ROOM: usize = 4;
+
+/// Push `value` to an entity arena of the module; an empty one first gets room for [`ENTITY_ROOM`].
+#[inline]
+pub(crate) fn push_entity<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, value: V) -> K {
+    if arena.is_empty() {
+        *arena = PrimaryMap::with_capacity(ENTITY_ROOM);
+    }
+    arena.push(value)
+}
+
 /// Drop the entries after the first `len` (inlined: there are usually none).
 #[inline]
 fn truncate<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, len: usize) {

@@ -1,6 +1,6 @@
 //! Statements and blocks, read straight into their IR form (their locals go to the function being read).
 
-use super::{done, Kw, Parser, Partial, Step, ROOM};
+use super::{done, push_entity, Kw, Parser, Partial, Step, ROOM};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{Block, ExprId, Guarded, LocalRange, Span, Statement, StmtKind};
@@ -71,7 +71,7 @@ impl<'a> Parser<'a> {
             return match d {
                 Directive::Define { .. } => match self.define(d) {
                     Some(def) => {
-                        let id = self.entities.macros.push(def);
+                        let id = push_entity(self.entities.macros, def);
                         done(out, Statement { kind: StmtKind::Define(id), span })
                     }
                     None => Step::Skip,

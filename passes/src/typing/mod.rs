@@ -514,8 +514,33 @@ impl<'m> Typer<'m> {
     }
 
     /// Type an expression tree (post-order) and record every node.
+    ///
+    /// The usual leaves (a literal, a name of one local, global or builtin) are typed here; every other
+    /// expression goes to the large [`Typer::expr_inner`], whose entry and exit (many registers saved and
+    /// restored) cost more than typing such a leaf.
+    #[inline]
     fn expr(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
-        let t = self.expr_inner(cur, id);
+        let leaf = match &cur.exprs[id].kind {
+            Expr::Literal(l) => Some(Type::Known(literal_type(l))),
+            Expr::Ident(_) => match cur.idents.get(id) {
+                Resolved::Symbols(symbols) => match symbols.as_slice() {
+                    [Symbol::Local(l)] => match cur.owner {
+                        Owner::Function(f) => self.out.locals[f][*l].map(Type::Known),
+                        Owner::Global => None,
+                    },
+                    [Symbol::Global(g)] => self.out.globals[*g].map(Type::Known),
+                    [Symbol::Builtin(v)] => Some(Type::Known(v.var().ty)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        // Anything else (and the rare leaves: an untyped local, a macro-typed parameter) the long way.
+        let t = match leaf {
+            Some(t) => t,
+            None => self.expr_inner(cur, id),
+        };
         if let Some(slot) = self.out.exprs.get_mut_in(cur.place, id) {
             *slot = t;
         }
@@ -560,18 +585,14 @@ impl<'m> Typer<'m> {
         }
     }
 
+    #[inline(never)]
     fn expr_inner(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
         let m = self.m;
         let e = &cur.exprs[id];
         let span = e.span;
         match &e.kind {
             Expr::Error => Type::Unknown(UnknownReason::Error),
-            Expr::Literal(l) => Type::Known(match l {
-                Literal::Bool(_) => Ty::BOOL,
-                Literal::Int { .. } => Ty::INT,
-                Literal::Uint { .. } => Ty::UINT,
-                Literal::Float { .. } => Ty::FLOAT,
-            }),
+            Expr::Literal(l) => Type::Known(literal_type(l)),
             Expr::Ident(_) => self.ident(cur, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
@@ -1159,6 +1180,16 @@ impl Specs<'_> {
 }
 
 /// Type equality with unknown array lengths matching any length.
+/// The type of a literal.
+fn literal_type(l: &Literal) -> Ty {
+    match l {
+        Literal::Bool(_) => Ty::BOOL,
+        Literal::Int { .. } => Ty::INT,
+        Literal::Uint { .. } => Ty::UINT,
+        Literal::Float { .. } => Ty::FLOAT,
+    }
+}
+
 pub fn same_type(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         (Ty::Array(x), Ty::Array(y)) => {

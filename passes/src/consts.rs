@@ -17,8 +17,8 @@ use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
-    ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
-    Storage, TypeSpec, UnaryOp,
+    ArrayDim, BinaryOp, Expr, ExprId, Expression, FunctionId, Guarded, Literal, Module, PrimaryMap, Span, Statement,
+    StmtKind, Storage, TypeSpec, UnaryOp,
 };
 
 /// Category C and the constant-value rules.
@@ -203,6 +203,7 @@ pub fn fold_constants(m: &Module, res: &Resolution, typing: &Typing) -> Consts {
         cur_callees: typing.callees.get_arena(Owner::Global),
         cur_access: typing.access.get_arena(Owner::Global),
         scratch_ids: Vec::new(),
+        sized_constructs: Vec::new(),
     };
     cx.arena(Owner::Global, &m.global_exprs);
     for (f, func) in m.functions.iter() {
@@ -226,6 +227,10 @@ struct Folder<'m> {
     cur_access: ArenaEntries<'m, Access>,
     /// A buffer for argument lists (see [`Folder::arg_ids`]).
     scratch_ids: Vec<ExprId>,
+    /// The constructors of an array type with a written size (`float[2](a, b)`: rare) in functions, in function
+    /// and arena order, as folding meets them: [`Folder::declarations`] checks their sizes without walking every
+    /// expression again.
+    sized_constructs: Vec<(FunctionId, ExprId)>,
 }
 
 fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
@@ -560,7 +565,10 @@ impl<'m> Folder<'m> {
                 (c, value)
             }
             Expr::Sequence { .. } | Expr::Assign { .. } | Expr::IncDec { .. } => (Constness::NotConst, None),
-            Expr::Construct { args, .. } => {
+            Expr::Construct { ty, args } => {
+                if let (Owner::Function(f), false) = (owner, ty.dims.is_empty()) {
+                    self.sized_constructs.push((f, id));
+                }
                 let ids = self.arg_ids(args);
                 let c = self.all(owner, &ids);
                 let value = self.construct(owner, id, &ids);
@@ -712,6 +720,8 @@ impl<'m> Folder<'m> {
         for (_, s) in m.structs.iter() {
             Guarded::for_each_item(&s.members, &mut |mem| self.spec(&mem.ty, Owner::Global));
         }
+        let sized_constructs = std::mem::take(&mut self.sized_constructs);
+        let mut sized_constructs = sized_constructs.iter().peekable();
         for (f, func) in m.functions.iter() {
             let owner = Owner::Function(f);
             self.spec(&func.return_type, owner);
@@ -726,9 +736,8 @@ impl<'m> Folder<'m> {
                     }
                 }
             }
-            for (id, e) in func.exprs.iter() {
-                if let Expr::Construct { ty, .. } = &e.kind {
-                    let _ = id;
+            while let Some(&(_, id)) = sized_constructs.next_if(|(of, _)| *of == f) {
+                if let Expr::Construct { ty, .. } = &func.exprs[id].kind {
                     self.spec(ty, owner);
                 }
             }

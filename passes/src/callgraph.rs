@@ -11,7 +11,7 @@ use crate::table::{filled_map, Owner};
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
-use shaderlab_ir::{Expr, FunctionId, Guarded, Module, PassId, PassKind, Span};
+use shaderlab_ir::{Expr, ExprId, FunctionId, Guarded, Module, PassId, PassKind, Span};
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,16 +57,22 @@ pub(crate) fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing, en
     for (f, func) in m.functions.iter() {
         let owner = Owner::Function(f);
         let mut sites = Vec::new();
-        for (e, expr) in func.exprs.iter() {
-            let Expr::Call { callee_span, .. } = &expr.kind else { continue };
-            let targets: &[FunctionId] = match typing.callees.get(owner, e) {
+        // Only a call that resolution found callable has user targets (typing picks its overload among them):
+        // the resolution's call targets (a small entry per expression) are read in arena order instead of every
+        // expression.
+        let callees = typing.callees.get_arena(owner);
+        for (i, target) in res.calls.get_arena(owner).values().enumerate() {
+            let CallTarget::Callable { user, .. } = target else { continue };
+            let e = ExprId::new(i);
+            let targets: &[FunctionId] = match callees.get(e) {
                 Callee::User(t) => std::slice::from_ref(t),
                 Callee::Builtin(_) | Callee::Struct(_) => &[],
-                Callee::None => match res.calls.get(owner, e) {
-                    CallTarget::Callable { user, .. } => res.functions(*user),
-                    _ => &[],
-                },
+                Callee::None => res.functions(*user),
             };
+            if targets.is_empty() {
+                continue;
+            }
+            let Expr::Call { callee_span, .. } = &func.exprs[e].kind else { continue };
             for &t in targets {
                 sites.push(CallSite { callee: definition(t), span: *callee_span });
             }

@@ -95,6 +95,9 @@ impl Scalar {
     }
 }
 
+/// The most components a value has (a `mat4`'s).
+const MAX_COMPONENTS: usize = 16;
+
 /// The components of a scalar, vector or matrix constant being computed, column-major; up to a vector's 4 kept
 /// inline ([`Consts`] keeps the results in a pool).
 pub type Components = SmallList<Scalar, 4>;
@@ -680,25 +683,41 @@ impl<'m> Folder<'m> {
                     shaderlab_ir::ScalarKind::Float => Scalar::Float(0.0),
                 };
                 let n = target.components()? as usize;
-                // The arguments' components, converted (at most a mat4's 16, inline, for the common sizes).
-                let mut flat: SmallList<Scalar, 16> = SmallList::new();
+                // The arguments' components, converted: the first 16 (a mat4's, the most a value has) kept in a
+                // plain array, all of them counted.
+                let mut flat = [like; MAX_COMPONENTS];
+                let mut count = 0;
                 for a in args {
-                    flat.extend(self.components(owner, *a)?.iter().map(|s| s.convert(like)));
-                }
-                let single_scalar = args.len() == 1 && flat.len() == 1;
-                if single_scalar && n > 1 {
-                    if let Ty::Matrix { columns, rows } = target {
-                        let (c, r) = (*columns as usize, *rows as usize);
-                        let zero = like;
-                        let diagonal: SmallList<Scalar, 16> =
-                            (0..c * r).map(|i| if i / r == i % r { flat[0] } else { zero }).collect();
-                        return Some(self.out.add_components(&diagonal));
+                    for s in self.components(owner, *a)? {
+                        if let Some(slot) = flat.get_mut(count) {
+                            *slot = s.convert(like);
+                        }
+                        count += 1;
                     }
-                    let splat: SmallList<Scalar, 16> = (0..n).map(|_| flat[0]).collect();
-                    return Some(self.out.add_components(&splat));
                 }
-                (flat.len() >= n && !matches!(target, Ty::Matrix { .. }) || flat.len() == n)
-                    .then(|| self.out.add_components(&flat[..n]))
+                let single_scalar = args.len() == 1 && count == 1;
+                if single_scalar && n > 1 {
+                    // `like` is the kind's zero.
+                    let mut spread = [like; MAX_COMPONENTS];
+                    let len = match target {
+                        Ty::Matrix { columns, rows } => {
+                            let (c, r) = (*columns as usize, *rows as usize);
+                            for (i, slot) in spread.iter_mut().enumerate().take(c * r) {
+                                if i / r == i % r {
+                                    *slot = flat[0];
+                                }
+                            }
+                            c * r
+                        }
+                        _ => {
+                            spread = [flat[0]; MAX_COMPONENTS];
+                            n
+                        }
+                    };
+                    return Some(self.out.add_components(spread.get(..len)?));
+                }
+                let fits = count >= n && !matches!(target, Ty::Matrix { .. }) || count == n;
+                fits.then(|| flat.get(..n)).flatten().map(|comps| self.out.add_components(comps))
             }
             _ => None,
         }

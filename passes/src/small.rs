@@ -94,10 +94,33 @@ impl<T: Copy, const N: usize> DerefMut for SmallList<T, N> {
 }
 
 impl<T: Copy, const N: usize> FromIterator<T> for SmallList<T, N> {
+    /// Up to `N` items are gathered in a local array and the list is made once at the end (pushing them one by
+    /// one would move the whole list at the first push and test where it is at every push).
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        let mut list = SmallList::new();
-        list.extend(iter);
-        list
+        let mut iter = iter.into_iter();
+        let Some(first) = iter.next() else { return SmallList::new() };
+        if N == 0 {
+            return SmallList::Heap(std::iter::once(first).chain(iter).collect());
+        }
+        let mut items = [first; N];
+        let mut len = 1;
+        while len < N {
+            match iter.next() {
+                Some(item) => items[len] = item,
+                None => return SmallList::Inline { len: len as u8, items },
+            }
+            len += 1;
+        }
+        match iter.next() {
+            None => SmallList::Inline { len: len as u8, items },
+            Some(item) => {
+                let mut heap = Vec::with_capacity(2 * N);
+                heap.extend_from_slice(&items);
+                heap.push(item);
+                heap.extend(iter);
+                SmallList::Heap(heap)
+            }
+        }
     }
 }
 
@@ -199,6 +222,17 @@ mod tests {
         assert_eq!(list, (1..4).collect());
         assert_eq!(SmallList::<u32, 2>::from(vec![7]), SmallList::one(7));
         assert_eq!(format!("{:?}", SmallList::<u32, 2>::from_slice(&[4, 5])), "[4, 5]");
+    }
+
+    #[test]
+    fn collects_inline_up_to_n_then_on_the_heap() {
+        for n in 0..7u32 {
+            let list: SmallList<u32, 3> = (0..n).collect();
+            assert_eq!(list.as_slice(), (0..n).collect::<Vec<_>>().as_slice());
+            assert_eq!(matches!(list, SmallList::Inline { .. }), (1..=3).contains(&n));
+        }
+        let none: SmallList<u32, 0> = (0..2).collect();
+        assert_eq!(none.as_slice(), &[0, 1]);
     }
 
     #[test]

@@ -241,7 +241,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         },
         levels: Vec::new(),
         locals: Vec::new(),
-        spare_scopes: Vec::new(),
+        open_scopes: 0,
         body_of: None,
         local_names: HashMap::default(),
         local_names_of: None,
@@ -480,9 +480,10 @@ struct Resolver<'m> {
     m: &'m Module,
     out: Resolution,
     levels: Vec<Level>,
+    /// The open local scopes (innermost last) are the first `open_scopes`; the ones after them were closed and
+    /// are kept, emptied, for reuse (their maps keep their tables): a scope is opened and closed in place.
     locals: Vec<LocalScope>,
-    /// Emptied scopes kept for reuse (their maps keep their tables).
-    spare_scopes: Vec<LocalScope>,
+    open_scopes: usize,
     /// The function whose body is being resolved.
     body_of: Option<FunctionId>,
     /// Every local name of `body_of` with its first declaration (for UseBeforeDeclaration), when
@@ -515,17 +516,31 @@ struct Resolver<'m> {
 
 impl<'m> Resolver<'m> {
     fn push_scope(&mut self) {
-        let scope = self.spare_scopes.pop().unwrap_or_default();
-        self.locals.push(scope);
+        if self.open_scopes == self.locals.len() {
+            self.locals.push(LocalScope::default());
+        }
+        self.open_scopes += 1;
     }
 
     fn pop_scope(&mut self) {
-        if let Some(mut scope) = self.locals.pop() {
+        let Some(last) = self.open_scopes.checked_sub(1) else { return };
+        if let Some(scope) = self.locals.get_mut(last) {
             scope.names.clear();
             scope.structs.clear();
             scope.functions.clear();
-            self.spare_scopes.push(scope);
         }
+        self.open_scopes = last;
+    }
+
+    /// The open local scopes, innermost last.
+    fn scopes(&self) -> &[LocalScope] {
+        self.locals.get(..self.open_scopes).unwrap_or_default()
+    }
+
+    /// The innermost open local scope.
+    fn innermost(&mut self) -> Option<&mut LocalScope> {
+        let last = self.open_scopes.checked_sub(1)?;
+        self.locals.get_mut(last)
     }
 
     fn name(&self, n: Name) -> &'m str {
@@ -684,7 +699,7 @@ impl<'m> Resolver<'m> {
         let l = &m.functions[f].locals[local];
         let name = l.name;
         let text = self.name(name);
-        if let Some(scope) = self.locals.last() {
+        if let Some(scope) = self.scopes().last() {
             if let Some((_, _, first)) = scope.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
             {
                 let first = *first;
@@ -692,7 +707,8 @@ impl<'m> Resolver<'m> {
                     .notes
                     .push(crate::clue::PassNote { span: Some(first), message: "previous declaration is here".into() });
             } else if l.kind == shaderlab_ir::LocalKind::Variable {
-                let outer = self.locals[..self.locals.len() - 1]
+                let scopes = self.scopes();
+                let outer = scopes[..scopes.len() - 1]
                     .iter()
                     .rev()
                     .find_map(|s| s.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c))))
@@ -703,7 +719,7 @@ impl<'m> Resolver<'m> {
                     })
                 });
                 // A local hides outer locals and parameters from a nested block; it hides a global anywhere.
-                let outer = outer.filter(|_| self.locals.len() > 1);
+                let outer = outer.filter(|_| self.open_scopes > 1);
                 if let Some(hidden) = outer.or(global) {
                     self.clue(SymbolClue::ShadowedDeclaration { name: text.to_owned() }, l.name_span, ctx)
                         .notes
@@ -711,7 +727,7 @@ impl<'m> Resolver<'m> {
                 }
             }
         }
-        if let Some(scope) = self.locals.last_mut() {
+        if let Some(scope) = self.innermost() {
             let decl = (local, ctx.clone(), l.name_span);
             match scope.names.entry(name) {
                 Entry::Occupied(mut decls) => decls.get_mut().push(decl),
@@ -773,7 +789,7 @@ impl<'m> Resolver<'m> {
             StmtKind::Struct { id, declares } => {
                 let st = &m.structs[*id];
                 Guarded::for_each_item(&st.members, &mut |member| self.type_spec(&member.ty, Owner::Global, ctx));
-                if let Some(scope) = self.locals.last_mut() {
+                if let Some(scope) = self.innermost() {
                     scope.structs.entry(st.name).or_default().push(*id);
                 }
                 for l in *declares {
@@ -782,7 +798,7 @@ impl<'m> Resolver<'m> {
             }
             StmtKind::Prototype(p) => {
                 let proto = &m.functions[*p];
-                if let Some(scope) = self.locals.last_mut() {
+                if let Some(scope) = self.innermost() {
                     scope.functions.entry(proto.name).or_default().push(*p);
                 }
             }
@@ -861,7 +877,7 @@ impl<'m> Resolver<'m> {
         if !self.struct_names.contains(&name) {
             return None;
         }
-        for scope in self.locals.iter().rev() {
+        for scope in self.scopes().iter().rev() {
             if let Some(s) = scope.structs.get(&name) {
                 return Some(s.clone());
             }
@@ -937,7 +953,7 @@ impl<'m> Resolver<'m> {
     fn visible_value_names(&self) -> Vec<&'m str> {
         let m = self.m;
         let mut out: Vec<&str> = Vec::new();
-        for scope in &self.locals {
+        for scope in self.scopes() {
             out.extend(scope.names.keys().map(|n| m.names.resolve(*n)));
         }
         for level in &self.levels {
@@ -969,7 +985,7 @@ impl<'m> Resolver<'m> {
 
     fn lookup_value(&mut self, name: Name, span: Span, ctx: &CondCtx) -> Resolved {
         let mut incompatible: Option<Span> = None;
-        for scope in self.locals.iter().rev() {
+        for scope in self.scopes().iter().rev() {
             if let Some(decls) = scope.names.get(&name) {
                 let found: Symbols = match decls.as_slice() {
                     // One declaration (the common case): no collecting.
@@ -1066,7 +1082,8 @@ impl<'m> Resolver<'m> {
         }
         let pool = &mut self.out.call_functions;
         let start = pool.len();
-        for scope in self.locals.iter().rev() {
+        let open = self.locals.get(..self.open_scopes).unwrap_or_default();
+        for scope in open.iter().rev() {
             if let Some(f) = scope.functions.get(&name) {
                 pool.extend(f.iter().copied());
             }

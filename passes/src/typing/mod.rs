@@ -154,7 +154,7 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         m: module,
         res,
         contexts,
-        arg_pool: Vec::new(),
+        arg_stack: Vec::new(),
         out: Typing::default(),
         ctx: CondCtx::default(),
         dead_clue: None,
@@ -177,8 +177,9 @@ struct Typer<'m> {
     res: &'m Resolution,
     /// Contexts of conditional branches already entered (by name resolution).
     contexts: &'m BranchContexts,
-    /// Emptied argument lists, for reuse (see [`Typer::args`]).
-    arg_pool: Vec<Vec<(Type, Span)>>,
+    /// The types and spans of the arguments being typed, the innermost call's last (see [`Typer::args`]): one
+    /// buffer for every argument list.
+    arg_stack: Vec<(Type, Span)>,
     out: Typing,
     ctx: CondCtx,
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it); made by the
@@ -547,42 +548,35 @@ impl<'m> Typer<'m> {
         t
     }
 
-    /// The types of a call's or constructor's arguments; `None` when some are conditional. The list comes from
-    /// a pool: give it back with [`Typer::recycle`].
-    fn args(&mut self, cur: &Cursor<'m>, args: &'m [Guarded<ExprId>]) -> Option<Vec<(Type, Span)>> {
-        let mut out = self.arg_pool.pop().unwrap_or_default();
+    /// Type a call's or constructor's arguments, pushing the type and span of each on `arg_stack` (where the
+    /// caller reads them from the length it had before, and truncates it back when done); `false`, with nothing
+    /// pushed, when some are conditional.
+    fn args(&mut self, cur: &Cursor<'m>, args: &'m [Guarded<ExprId>]) -> bool {
+        let start = self.arg_stack.len();
         let mut conditional = false;
         for a in args {
             match a {
                 Guarded::Item(e) => {
                     let t = self.expr(cur, *e);
-                    out.push((t, cur.exprs[*e].span));
+                    self.arg_stack.push((t, cur.exprs[*e].span));
                 }
                 Guarded::Cond(region) => {
                     conditional = true;
                     let ctx = self.ctx.clone();
                     self.region(region, &ctx, false, &mut |t, items, ctx| {
                         let saved = std::mem::replace(&mut t.ctx, ctx.clone());
-                        let list = t.args(cur, items);
-                        t.recycle(list);
+                        let inner = t.arg_stack.len();
+                        t.args(cur, items);
+                        t.arg_stack.truncate(inner);
                         t.ctx = saved;
                     });
                 }
             }
         }
         if conditional {
-            self.recycle(Some(out));
-            return None;
+            self.arg_stack.truncate(start);
         }
-        Some(out)
-    }
-
-    /// Return an argument list to the pool.
-    fn recycle(&mut self, list: Option<Vec<(Type, Span)>>) {
-        if let Some(mut list) = list {
-            list.clear();
-            self.arg_pool.push(list);
-        }
+        !conditional
     }
 
     #[inline(never)]
@@ -596,8 +590,9 @@ impl<'m> Typer<'m> {
             Expr::Ident(_) => self.ident(cur, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    let list = self.args(cur, args);
-                    self.recycle(list);
+                    let start = self.arg_stack.len();
+                    self.args(cur, args);
+                    self.arg_stack.truncate(start);
                 }
                 self.macro_type(cur, id, args.is_some())
             }
@@ -691,22 +686,34 @@ impl<'m> Typer<'m> {
                 self.expr(cur, *right)
             }
             Expr::Call { callee, args, .. } => {
-                let arg_types = self.args(cur, args);
+                let start = self.arg_stack.len();
+                let typed = self.args(cur, args);
                 let target = self.res.calls.get(cur.owner, id);
                 let name = m.name(*callee);
-                let t = self.call(cur, id, name, target, arg_types.as_deref(), span);
-                self.recycle(arg_types);
+                // The list is read while `self` is borrowed mutably (matching types no expression).
+                let stack = std::mem::take(&mut self.arg_stack);
+                let list = stack.get(start..).filter(|_| typed);
+                let t = self.call(cur, id, name, target, list, span);
+                self.arg_stack = stack;
+                self.arg_stack.truncate(start);
                 t
             }
             Expr::Construct { ty, args } => {
                 self.spec_dims(ty, cur);
-                let arg_types = self.args(cur, args);
-                let t = match (self.spec_ty(ty, cur.owner), &arg_types) {
+                let start = self.arg_stack.len();
+                let typed = self.args(cur, args);
+                let t = match (self.spec_ty(ty, cur.owner), typed) {
                     (None, _) => Type::Unknown(UnknownReason::Error),
-                    (Some(_), None) => Type::Unknown(UnknownReason::Variant),
-                    (Some(target), Some(list)) => self.construct(&target, list, span),
+                    (Some(_), false) => Type::Unknown(UnknownReason::Variant),
+                    (Some(target), true) => {
+                        // As for a call: the list is read while `self` is borrowed mutably.
+                        let stack = std::mem::take(&mut self.arg_stack);
+                        let t = self.construct(&target, stack.get(start..).unwrap_or_default(), span);
+                        self.arg_stack = stack;
+                        t
+                    }
                 };
-                self.recycle(arg_types);
+                self.arg_stack.truncate(start);
                 t
             }
             Expr::Member { base, member, member_span } => {

@@ -332,7 +332,7 @@ struct Shape<'s> {
     /// must stay a real variable for the expansion to work.
     in_macro: [bool; 2],
     /// Whether the function writes through the object (`l.x = ...`, `l = ...`, `l.x++`, or an `out`/`inout`
-    /// argument mentioning it).
+    /// argument mentioning it); tracked only where a write matters ([`writes_matter`]), else false.
     written: [bool; 2],
 }
 
@@ -421,27 +421,48 @@ fn rename_checks(
         };
         // Per check, the object of the function when its expressions must be checked.
         let mut walked: [Option<Option<LocalId>>; 2] = [None; 2];
-        for (c, walk) in checks.iter_mut().zip(walked.iter_mut()) {
+        // The structs of the checks whose function has no object (their expressions' types are scanned below).
+        let mut without_object: [Option<StructId>; 2] = [None; 2];
+        // Whether a write through each object matters ([`Shape::written`]).
+        let mut track = [false; 2];
+        for (k, c) in checks.iter_mut().enumerate() {
             let Some(c) = c.as_mut().filter(|c| c.ok) else { continue };
             match function_object(facts, f, func, c) {
                 Err(()) => c.ok = false,
                 // A prototype loses the same parameters as its definition.
                 Ok(object) if func.body.is_none() => objects.extend(object.map(|l| (f, l))),
-                Ok(object) => {
-                    // Without objects, only expressions of the struct's type can refuse the rename; a function
-                    // with neither has nothing to check. (The types of the function's expressions, read as one
-                    // slice: the table has an entry for each.)
-                    let of_s = |t: &Type| matches!(t, Type::Known(Ty::Struct(x)) if *x == c.s);
-                    if object.is_some() || facts.typing.exprs.get_arena(Owner::Function(f)).values().any(of_s) {
-                        *walk = Some(object);
+                Ok(Some(object)) => {
+                    walked[k] = Some(Some(object));
+                    track[k] = func.locals.get(object).is_some_and(|local| writes_matter(local, c.is_output));
+                }
+                Ok(None) => without_object[k] = Some(c.s),
+            }
+        }
+        // Without objects, only expressions of the struct's type can refuse the rename; a function with neither
+        // has nothing to check. One scan of the types of the function's expressions (read as one slice: the table
+        // has an entry for each) answers for both structs.
+        if without_object.iter().any(Option::is_some) {
+            let mut found = [false; 2];
+            for t in facts.typing.exprs.get_arena(Owner::Function(f)).values() {
+                if let Type::Known(Ty::Struct(x)) = t {
+                    for (k, s) in without_object.iter().enumerate() {
+                        found[k] |= *s == Some(*x);
                     }
+                    if found.iter().zip(&without_object).all(|(found, s)| *found || s.is_none()) {
+                        break;
+                    }
+                }
+            }
+            for (walk, found) in walked.iter_mut().zip(found) {
+                if found {
+                    *walk = Some(None);
                 }
             }
         }
         if walked.iter().all(Option::is_none) {
             continue;
         }
-        shape.walk(m, facts, f, func, walked.map(Option::flatten));
+        shape.walk(m, facts, f, func, walked.map(Option::flatten), track);
         for (c, walk) in checks.iter_mut().zip(walked.iter().enumerate()) {
             let (Some(c), (k, Some(object))) = (c.as_mut(), walk) else { continue };
             if check_exprs(facts, f, func, c, *object, &shape, k).is_some() {
@@ -517,7 +538,8 @@ fn function_object(
 }
 
 impl Shape<'_> {
-    /// Walk function `f` once for the objects of the checks (by index; `None`: no object, or no check).
+    /// Walk function `f` once for the objects of the checks (by index; `None`: no object, or no check). Writes
+    /// are tracked only for the objects `track` marks (those whose writes matter: [`writes_matter`]).
     fn walk(
         &mut self,
         m: &Module,
@@ -525,6 +547,7 @@ impl Shape<'_> {
         f: FunctionId,
         func: &shaderlab_ir::Function,
         objects: [Option<LocalId>; 2],
+        track: [bool; 2],
     ) {
         let owner = Owner::Function(f);
         self.up.clear();
@@ -538,9 +561,10 @@ impl Shape<'_> {
         }
         let names = objects.map(|o| o.and_then(|l| func.locals.get(l)).map(|l| m.name(l.name)));
         let mentions = |e: ExprId, k: usize| {
-            let Some(l) = objects[k] else { return false };
-            matches!(facts.resolution.idents.get(owner, e), Resolved::Symbols(s) if s.contains(&Symbol::Local(l)))
+            let Some(l) = objects[k].filter(|_| track[k]) else { return false };
+            matches!(facts.resolution.idents.get(owner, e), Resolved::Symbols(s) if s.iter().any(|s| matches!(s, Symbol::Local(x) if *x == l)))
         };
+        let tracking = track.iter().any(|t| *t);
         for (e, expr) in func.exprs.iter() {
             // (A later parent replaces an earlier one.)
             expr.kind.for_each_child(&mut |c| {
@@ -555,7 +579,7 @@ impl Shape<'_> {
                         });
                     }
                 }
-                Expr::Assign { target, .. } | Expr::IncDec { target, .. } => {
+                Expr::Assign { target, .. } | Expr::IncDec { target, .. } if tracking => {
                     let mut t = *target;
                     while let Some(Expr::Member { base, .. } | Expr::Index { base, .. }) =
                         func.exprs.get(t).map(|x| &x.kind)
@@ -566,7 +590,7 @@ impl Shape<'_> {
                         *written |= mentions(t, k);
                     }
                 }
-                Expr::Call { args, .. } if objects.iter().any(Option::is_some) => {
+                Expr::Call { args, .. } if tracking => {
                     out_args(m, facts, owner, e, args, &mut |a| {
                         for (k, written) in self.written.iter_mut().enumerate() {
                             *written |= mentions(a, k);
@@ -648,14 +672,10 @@ fn check_exprs(
                 _ => false,
             }
     };
-    // A written copy cannot be a stage variable: an `in` parameter of an output struct (the write would leak to
-    // the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
-    let written_copy = object.is_some_and(|l| {
-        let Some(local) = func.locals.get(l) else { return false };
-        let by_value = local.kind == LocalKind::Parameter
-            && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
-        (by_value || !is_output) && shape.written[k]
-    });
+    // A written copy cannot be a stage variable ([`writes_matter`]; [`Shape::walk`] tracked the writes then).
+    let written_copy = object
+        .and_then(|l| func.locals.get(l))
+        .is_some_and(|local| writes_matter(local, is_output) && shape.written[k]);
     if written_copy {
         return None;
     }
@@ -708,6 +728,15 @@ fn check_exprs(
         }
     }
     Some(())
+}
+
+/// Whether a write through object `local` of a struct (an output struct when `is_output`) refuses the rename: a
+/// written copy cannot be a stage variable. That is an `in` parameter of an output struct (the write would leak to
+/// the caller), and any object of an input struct (stage inputs are read-only; helpers' copies are not).
+fn writes_matter(local: &shaderlab_ir::Local, is_output: bool) -> bool {
+    let by_value =
+        local.kind == LocalKind::Parameter && !matches!(local.qualifiers.storage, Some(Storage::Out | Storage::InOut));
+    by_value || !is_output
 }
 
 /// Whether a function reads global `g`.

@@ -471,11 +471,11 @@ impl<'a> Writer<'a> {
             dims
         });
         // (An attribute reflected already, declared twice, needs no type text.)
-        if !self.reflection.has_attribute(name) {
+        if !self.reflection.has_attribute(mem.name, name) {
             let mut reflected = String::with_capacity(16);
             self.spec_base_into(&mut reflected, &mem.ty);
             reflected.push_str(&dims);
-            self.reflection.attribute(name, reflected);
+            self.reflection.attribute(self.m, mem.name, name, reflected);
         }
     }
 
@@ -497,7 +497,7 @@ impl<'a> Writer<'a> {
         });
         // The fragment stage declares the varyings the vertex stage reflected already: no type text is made again
         // (its type errors, if any, were reported by `spec_type_into` above).
-        if self.reflection.has_varying(name) {
+        if self.reflection.has_varying(mem.name, name) {
             return;
         }
         let interpolation = match (mem.qualifiers.interpolation, mem.qualifiers.centroid) {
@@ -508,7 +508,7 @@ impl<'a> Writer<'a> {
         let mut reflected = String::with_capacity(ty.len() + dims.len());
         self.spec_base_into(&mut reflected, &mem.ty);
         reflected.push_str(&dims);
-        self.reflection.varying(name, reflected, interpolation);
+        self.reflection.varying(self.m, mem.name, name, reflected, interpolation);
     }
 
     fn mrt_output(&mut self, mem: &StructMember) {

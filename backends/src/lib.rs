@@ -32,9 +32,39 @@ use shaderlab_ir::{PassId, PassKind};
 
 /// Up to this many entries of a kind in a module, a lookup by name scans a list instead of building a hash table
 /// (small files are most compiles, and the table's allocation and hashing cost more than the scan): the chain
-/// index's tables by name (`plan::ByName`) and the reflected uniforms (`reflection::Collector`).
+/// index's tables by name (`plan::ByName`), the reflected uniforms, attributes and varyings
+/// (`reflection::Collector`).
 pub(crate) const SCANNED: usize = 16;
 use shaderlab_validator::ValidModule;
+
+/// Work counting for the tests that keep lookups linear: the lookups that once scanned a list per entry count the
+/// entries they look at, and a test compares the count with the input's size (a count, not a time, so it cannot
+/// be flaky). Outside the crate's tests counting is nothing.
+#[cfg(test)]
+pub(crate) mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static STEPS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Count `n` steps of lookup work.
+    pub(crate) fn count(n: usize) {
+        STEPS.with(|s| s.set(s.get() + n));
+    }
+
+    /// The steps counted on this thread since the last call.
+    pub(crate) fn take() -> usize {
+        STEPS.with(|s| s.replace(0))
+    }
+}
+
+#[cfg(not(test))]
+pub(crate) mod work {
+    /// Nothing outside the crate's tests.
+    #[inline(always)]
+    pub(crate) fn count(_: usize) {}
+}
 
 /// The GLSL ES version a backend writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,12 +169,14 @@ impl Backend for GlslBackend {
         if !matches!(p.kind, PassKind::Program { .. }) {
             return Err(vec![BackendError::no_program(self.target(), p.span)]);
         }
-        let Some(program) = plan::ProgramPlan::new(module, facts, pass) else {
+        let scopes = module.pass_scopes(pass);
+        let index = plan::ChainIndex::new(module, &scopes);
+        let Some(program) = plan::ProgramPlan::new(module, facts, pass, scopes, &index) else {
             return Err(vec![BackendError::no_program(self.target(), p.span)]);
         };
         let mut errors = Vec::new();
         let mut reflection = reflection::Collector::new(module);
-        let mut shared = writer::Shared::new(module, &program);
+        let mut shared = writer::Shared::new(module, &program, &index);
         let mut write = |stage: Stage| {
             let written =
                 writer::write_stage(module, facts, &program, stage, self.dialect, &mut reflection, &mut shared);

@@ -174,11 +174,17 @@ pub(crate) struct ProgramPlan {
 }
 
 impl ProgramPlan {
-    pub(crate) fn new(m: &Module, facts: &Facts, pass: PassId) -> Option<ProgramPlan> {
+    /// The plan of `pass`, whose scope chain is `scopes` (outermost first), indexed by `index` (the writer uses
+    /// the index too).
+    pub(crate) fn new(
+        m: &Module,
+        facts: &Facts,
+        pass: PassId,
+        scopes: Vec<ScopeId>,
+        index: &ChainIndex,
+    ) -> Option<ProgramPlan> {
         let (vertex_entry, fragment_entry) = facts.calls.entries.get(pass).copied().unwrap_or_default();
         let (vertex_entry, fragment_entry) = (vertex_entry?, fragment_entry?);
-        let scopes = m.pass_scopes(pass);
-        let index = ChainIndex::new(m, &scopes);
         // The pass facts are read in place (not cloned).
         let no_io;
         let pass_io = match facts.io.passes.get(pass).and_then(Option::as_ref) {
@@ -195,11 +201,11 @@ impl ProgramPlan {
         let mut struct_uses =
             StructUses { ranges: shaderlab_passes::table::filled_map(m.functions.len()), uses: Vec::new() };
         let vertex_reach =
-            Reach::run(m, facts, &index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex, &mut struct_uses));
+            Reach::run(m, facts, index, vertex_entry, vertex_order, (&mut interface, Stage::Vertex, &mut struct_uses));
         let fragment_reach = Reach::run(
             m,
             facts,
-            &index,
+            index,
             fragment_entry,
             fragment_order,
             (&mut interface, Stage::Fragment, &mut struct_uses),

@@ -4,7 +4,7 @@
 use crate::plan::{IdSet, ProgramPlan};
 use crate::Stage;
 use shaderlab_ir::hash::{FastHashMap, FastHashSet};
-use shaderlab_ir::{GlobalItem, Guarded, Module, Name};
+use shaderlab_ir::{GlobalItem, Guarded, Interner, Module, Name};
 use std::collections::BTreeSet;
 
 /// An attribute: name and GLSL type.
@@ -50,6 +50,15 @@ pub struct Reflection {
     pub macros: Vec<String>,
 }
 
+/// The reflected lists found by name through [`Collector::index`] when they are long.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Listed {
+    Uniforms,
+    Samplers,
+    Attributes,
+    Varyings,
+}
+
 #[derive(Default)]
 pub(crate) struct Collector {
     reflection: Reflection,
@@ -58,8 +67,10 @@ pub(crate) struct Collector {
     macros: IdSet<Name>,
     /// Macro names used in emitted code.
     uses: IdSet<Name>,
-    /// Where each uniform (sampler or not, name) is in its reflection list; not used when `scan`.
-    uniform_index: FastHashMap<(bool, Name), usize>,
+    /// Where each uniform and sampler is in its reflection list (not used when `scan`), and each attribute and
+    /// varying once its list is longer than [`crate::SCANNED`] (a shorter one is scanned: a pass has few, and then
+    /// no table is made; a scan per declaration was quadratic in the size of the struct).
+    index: FastHashMap<(Listed, Name), usize>,
     /// Whether uniforms are found by a scan of their list instead: a module with few globals has few uniforms,
     /// and then no hash table is made.
     scan: bool,
@@ -70,40 +81,63 @@ impl Collector {
         Collector { scan: m.globals.len() <= crate::SCANNED, ..Collector::default() }
     }
 
-    /// Whether attribute `name` is reflected already.
-    pub(crate) fn has_attribute(&self, name: &str) -> bool {
-        self.reflection.attributes.iter().any(|a| a.name == name)
+    /// Whether attribute `name` (the module's spelling of `key`) is reflected already.
+    pub(crate) fn has_attribute(&self, key: Name, name: &str) -> bool {
+        let spellings = self.reflection.attributes.iter().map(|a| a.name.as_str());
+        self.listed(Listed::Attributes, spellings, key, name)
     }
 
-    /// Whether varying `name` is reflected already.
-    pub(crate) fn has_varying(&self, name: &str) -> bool {
-        self.reflection.varyings.iter().any(|a| a.name == name)
+    /// Whether varying `name` (the module's spelling of `key`) is reflected already.
+    pub(crate) fn has_varying(&self, key: Name, name: &str) -> bool {
+        let spellings = self.reflection.varyings.iter().map(|v| v.name.as_str());
+        self.listed(Listed::Varyings, spellings, key, name)
     }
 
-    /// Reflect attribute `name`; the caller asked [`Collector::has_attribute`] first (and made no type text for
-    /// one reflected already).
-    pub(crate) fn attribute(&mut self, name: &str, ty: String) {
-        debug_assert!(!self.has_attribute(name));
-        self.reflection.attributes.push(ReflectedVariable { name: name.into(), ty });
+    /// Reflect attribute `name` (`m`'s spelling of `key`); the caller asked [`Collector::has_attribute`] first
+    /// (and made no type text for one reflected already).
+    pub(crate) fn attribute(&mut self, m: &Module, key: Name, name: &str, ty: String) {
+        let list = &mut self.reflection.attributes;
+        list.push(ReflectedVariable { name: name.into(), ty });
+        index_long(&mut self.index, &m.names, Listed::Attributes, list.iter().map(|a| a.name.as_str()), key);
     }
 
-    /// Reflect varying `name`; the caller asked [`Collector::has_varying`] first.
-    pub(crate) fn varying(&mut self, name: &str, ty: String, interpolation: &str) {
-        debug_assert!(!self.has_varying(name));
-        let v = ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() };
-        self.reflection.varyings.push(v);
+    /// Reflect varying `name` (`m`'s spelling of `key`); the caller asked [`Collector::has_varying`] first.
+    pub(crate) fn varying(&mut self, m: &Module, key: Name, name: &str, ty: String, interpolation: &str) {
+        let list = &mut self.reflection.varyings;
+        list.push(ReflectedVarying { name: name.into(), ty, interpolation: interpolation.into() });
+        index_long(&mut self.index, &m.names, Listed::Varyings, list.iter().map(|v| v.name.as_str()), key);
+    }
+
+    /// Whether `key`, spelled `name`, is in list `kind`, whose names are `spellings`: scanned when the list is
+    /// short, else looked up in the index.
+    fn listed<'r>(
+        &self,
+        kind: Listed,
+        spellings: impl ExactSizeIterator<Item = &'r str>,
+        key: Name,
+        name: &str,
+    ) -> bool {
+        let mut spellings = spellings;
+        if spellings.len() <= crate::SCANNED {
+            crate::work::count(spellings.len());
+            spellings.any(|n| n == name)
+        } else {
+            crate::work::count(1);
+            self.index.contains_key(&(kind, key))
+        }
     }
 
     /// A uniform `name` (the module's spelling of `key`) of type `ty`, declared in `stage`.
     pub(crate) fn uniform(&mut self, key: Name, name: &str, ty: String, sampler: bool, stage: Stage) {
-        let list = if sampler { &mut self.reflection.samplers } else { &mut self.reflection.uniforms };
+        let (list, kind) = if sampler {
+            (&mut self.reflection.samplers, Listed::Samplers)
+        } else {
+            (&mut self.reflection.uniforms, Listed::Uniforms)
+        };
         // Uniforms may be many: then they are found by name through an index instead of a scan of the list (which
         // compares spellings: `name` is the module's spelling of `key`, so equal names are equal keys).
-        let found = if self.scan {
-            list.iter().position(|u| u.name == name)
-        } else {
-            self.uniform_index.get(&(sampler, key)).copied()
-        };
+        let found =
+            if self.scan { list.iter().position(|u| u.name == name) } else { self.index.get(&(kind, key)).copied() };
         match found {
             Some(i) => {
                 let u = &mut list[i];
@@ -114,7 +148,7 @@ impl Collector {
             }
             None => {
                 if !self.scan {
-                    self.uniform_index.insert((sampler, key), list.len());
+                    self.index.insert((kind, key), list.len());
                 }
                 list.push(ReflectedUniform { name: name.into(), ty, stages: vec![stage] });
             }
@@ -172,6 +206,28 @@ impl Collector {
             .collect();
         self.reflection.outputs.sort_by_key(|o| o.location);
         self.reflection
+    }
+}
+
+/// List `kind` got `key` as its last entry, and its names are now `spellings`: once it is longer than
+/// [`crate::SCANNED`], every name of it is in `index` (the scanned ones are found by their spelling, once, when the
+/// list outgrows the scan).
+fn index_long<'r>(
+    index: &mut FastHashMap<(Listed, Name), usize>,
+    names: &Interner,
+    kind: Listed,
+    spellings: impl ExactSizeIterator<Item = &'r str>,
+    key: Name,
+) {
+    let len = spellings.len();
+    if len == crate::SCANNED + 1 {
+        for (i, n) in spellings.enumerate() {
+            if let Some(n) = names.lookup(n) {
+                index.insert((kind, n), i);
+            }
+        }
+    } else if len > crate::SCANNED {
+        index.insert((kind, key), len - 1);
     }
 }
 

@@ -547,3 +547,35 @@ fn output_is_deterministic() {
         assert_eq!((&a.vertex, &a.fragment), (&b.vertex, &b.fragment));
     }
 }
+
+/// The lookups that skip a name declared twice (reflected attributes and varyings, uniforms written before) cost the
+/// same per declaration however many there are: the work counted for a pass with `n` attributes, varyings and
+/// uniforms grows linearly in `n` (a scan of everything so far per declaration, quadratic, once did about
+/// `n * n / 2` steps for each kind).
+#[test]
+fn duplicate_lookups_stay_linear() {
+    let steps = |n: usize| {
+        let attributes: String = (0..n).map(|i| format!(" float a{i};")).collect();
+        let varyings: String = (0..n).map(|i| format!(" float v{i};")).collect();
+        let uniforms: String = (0..n).map(|i| format!("float u{i};\n")).collect();
+        let writes: String = (0..n).map(|i| format!("o.v{i} = attr.a{i} * u{i};\n")).collect();
+        let reads: String = (0..n).map(|i| format!("s += v.v{i};\n")).collect();
+        let body = format!(
+            "{uniforms}struct Attributes {{{attributes} }};\nstruct Varyings {{{varyings} }};\n\
+             Varyings vert(Attributes attr) {{ Varyings o;\n{writes}gl_Position = vec4(0.0); return o; }}\n\
+             void frag(Varyings v) {{ float s = 0.0;\n{reads}gl_FragColor = vec4(s); }}"
+        );
+        crate::work::take();
+        let out = compile(&shader(&body), Target::Gles300);
+        assert_eq!(
+            (out.reflection.attributes.len(), out.reflection.varyings.len(), out.reflection.uniforms.len()),
+            (n, n, n)
+        );
+        crate::work::take()
+    };
+    let (small, large) = (steps(100), steps(400));
+    // Four lookups a declaration (varyings are asked for in both stages), up to 16 steps each while a set is
+    // scanned; a scan of everything so far would count over 80,000 for 400.
+    assert!(small >= 400, "the lookups are counted: {small}");
+    assert!(large <= 5 * 400, "linear work for 400 declarations of each kind: {large} steps");
+}

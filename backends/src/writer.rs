@@ -8,7 +8,7 @@ use crate::dialect::{Dialect, OutputBinding};
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
 use crate::interface::{for_each_member, members, IoMode, IoRole};
 use crate::naming::Naming;
-use crate::plan::{spec_structs, ProgramPlan, StagePlan};
+use crate::plan::{spec_structs, ChainIndex, IdSet, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
 use crate::Stage;
 use shaderlab_ir::{
@@ -18,7 +18,7 @@ use shaderlab_ir::{
 use shaderlab_passes::io::FragmentOutput;
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
-use shaderlab_passes::variants::is_include_guard;
+use shaderlab_passes::variants::{is_include_guard, CondCtx};
 use shaderlab_passes::{Facts, Owner};
 use std::borrow::Cow;
 
@@ -80,8 +80,10 @@ pub(crate) struct Writer<'a> {
     last: Last,
     pending_blank: bool,
     group: u8,
-    /// Uniforms written so far (a uniform declared at two levels is written once).
-    uniforms_written: Vec<GlobalId>,
+    /// The scope chain's declarations by name.
+    index: &'a ChainIndex,
+    /// Uniforms written so far (a uniform declared at two levels is written once), a mark per global.
+    uniforms_written: IdSet<GlobalId>,
     /// Conditional regions (not include guards) around what is being written.
     cond_depth: usize,
     /// A line being assembled (kept to reuse its allocation).
@@ -132,12 +134,9 @@ pub(crate) fn write_stage(
         last: Last::Nothing,
         pending_blank: false,
         group: 0,
-        // The buffer of the other stage (capacity only: this stage starts with nothing written).
-        uniforms_written: {
-            let mut written = std::mem::take(&mut shared.uniforms_written);
-            written.clear();
-            written
-        },
+        index: shared.index,
+        // (Nothing is allocated unless the module has more than 64 globals.)
+        uniforms_written: IdSet::default(),
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
@@ -148,7 +147,6 @@ pub(crate) fn write_stage(
     w.global_units(&shared.units, &mut shared.done, &shared.struct_units, &mut shared.hoistable);
     shared.scratch = std::mem::take(&mut w.scratch);
     shared.needed = std::mem::take(&mut w.needed);
-    shared.uniforms_written = std::mem::take(&mut w.uniforms_written);
     if w.errors.is_empty() {
         Ok(w.out)
     } else {
@@ -429,12 +427,12 @@ pub(crate) struct Shared<'m> {
     scratch: String,
     /// The interface names each function mentions ([`Probe::references`]'s buffers between the stages).
     references: References,
-    /// [`Writer::uniforms_written`]'s buffer between the stages.
-    uniforms_written: Vec<GlobalId>,
+    /// The scope chain's declarations by name.
+    index: &'m ChainIndex,
 }
 
 impl<'m> Shared<'m> {
-    pub(crate) fn new(m: &'m Module, program: &ProgramPlan) -> Shared<'m> {
+    pub(crate) fn new(m: &'m Module, program: &ProgramPlan, index: &'m ChainIndex) -> Shared<'m> {
         // At least one unit per top-level item of the chain (include guards add their contents).
         let items: usize = program.scopes.iter().filter_map(|s| m.scopes.get(*s)).map(|s| s.items.len()).sum();
         let mut list = Vec::with_capacity(items);
@@ -461,7 +459,7 @@ impl<'m> Shared<'m> {
             needed: Vec::new(),
             scratch: String::with_capacity(256),
             references: References::default(),
-            uniforms_written: Vec::new(),
+            index,
         }
     }
 }
@@ -995,15 +993,20 @@ impl<'a> Writer<'a> {
 
     /// A uniform declared again (at another level, or twice) in a variant that already has it is skipped.
     pub(crate) fn uniform_written_before(&mut self, g: GlobalId) -> bool {
-        let m = self.m;
-        let Some(global) = m.globals.get(g) else { return false };
-        let ctx = self.facts.resolution.global_ctx.get(g).cloned().flatten().unwrap_or_default();
-        let before = self.uniforms_written.iter().any(|&other| {
-            m.globals.get(other).is_some_and(|o| o.name == global.name)
-                && self.facts.resolution.global_ctx.get(other).cloned().flatten().is_none_or(|octx| ctx.implies(&octx))
+        let Some(global) = self.m.globals.get(g) else { return false };
+        let contexts = &self.facts.resolution.global_ctx;
+        let unconditional = CondCtx::default();
+        let ctx = contexts.get(g).and_then(Option::as_ref).unwrap_or(&unconditional);
+        // Only a declaration of the same name can be the same uniform: the chain's declarations of the name are
+        // looked at (most names have one), not every uniform written so far.
+        let same = self.index.globals.get(&global.name).unwrap_or_default();
+        crate::work::count(same.len());
+        let before = same.iter().any(|&other| {
+            self.uniforms_written.contains(other)
+                && contexts.get(other).and_then(Option::as_ref).is_none_or(|octx| ctx.implies(octx))
         });
         if !before {
-            self.uniforms_written.push(g);
+            self.uniforms_written.insert(g);
         }
         before
     }

@@ -154,6 +154,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps that limit generous.
     let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || run(cli));
+    // The release build aborts on a panic (docs/decisions.md); 101 is what a build with unwinding reports for one,
+    // and what a failed spawn reports.
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => ExitCode::from(101),

@@ -238,6 +238,11 @@ pub fn includes() -> &'static shaderlab::MapResolver {
 /// The whole `main` of a fuzz binary: parse [`Args`], load the include roots (`-I`, or the default ones), run
 /// `target` and exit 1 when something was found.
 pub fn main(name: &str, target: Target) -> ! {
+    if cfg!(panic = "abort") {
+        // The loop catches panics as findings; built without unwinding, the first one would end the run unreported.
+        eprintln!("{name}: built with panic = \"abort\" (the release profile): build with `--profile fuzz`");
+        std::process::exit(2);
+    }
     let args = Args::parse();
     let roots = if args.includes.is_empty() { default_include_roots() } else { args.includes.clone() };
     let _ = INCLUDES.set(load_includes(&roots));

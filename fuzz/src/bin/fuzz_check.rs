@@ -2,7 +2,7 @@
 //! of its diagnostics, in preserving mode and in a variant of the macros the input tests. Invariants: no
 //! panic, no hang, every diagnostic span inside its file.
 //!
-//! `cargo run --release -p shaderlab-fuzz --bin fuzz_check -- --seconds 600 --seed 1`
+//! `cargo run --profile fuzz -p shaderlab-fuzz --bin fuzz_check -- --seconds 600 --seed 1`
 
 use shaderlab::{analyze, validator, Options};
 use shaderlab_fuzz::harness::{self, Outcome};

@@ -4,7 +4,7 @@
 //!
 //! Needs the `compile` feature (on by default).
 //!
-//! `cargo run --release -p shaderlab-fuzz --bin fuzz_compile -- --seconds 600`
+//! `cargo run --profile fuzz -p shaderlab-fuzz --bin fuzz_compile -- --seconds 600`
 
 use shaderlab::{compile_report, Options, Target};
 use shaderlab_fuzz::harness::{self, Outcome};

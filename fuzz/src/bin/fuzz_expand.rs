@@ -10,7 +10,7 @@
 //!   is expanded with the macro set where every value is `1` (a value every `#if` of a valid source accepts),
 //!   and that expansion must report no error: the preserving output is valid GLSL for every variant.
 //!
-//! `cargo run --release -p shaderlab-fuzz --bin fuzz_expand -- --seconds 600`
+//! `cargo run --profile fuzz -p shaderlab-fuzz --bin fuzz_expand -- --seconds 600`
 
 use shaderlab::ir::Severity;
 use shaderlab::{compile_report, expand_macros, Options, Target};

@@ -2,7 +2,7 @@
 //! (`String::from_utf8_lossy`), in preserving mode and, for odd-length inputs, also in a variant of the
 //! macros the input tests. Invariants: no panic, no hang, every diagnostic span inside its file.
 //!
-//! `cargo run --release -p shaderlab-fuzz --bin fuzz_frontend -- --seconds 600 --seed 1`
+//! `cargo run --profile fuzz -p shaderlab-fuzz --bin fuzz_frontend -- --seconds 600 --seed 1`
 
 use shaderlab::{frontend, validator, Limits};
 use shaderlab_fuzz::harness::{self, Outcome};

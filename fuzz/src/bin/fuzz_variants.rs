@@ -6,7 +6,7 @@
 //! a preserving-only error as a violated invariant. Inputs with a syntax or preprocessing diagnostic (category S)
 //! are left out: error recovery legitimately differs between the modes.
 //!
-//! `cargo run --release -p shaderlab-fuzz --bin fuzz_variants -- --seconds 600 --seed 1`
+//! `cargo run --profile fuzz -p shaderlab-fuzz --bin fuzz_variants -- --seconds 600 --seed 1`
 
 use shaderlab::ir::Severity;
 use shaderlab::validator::catalogue;

@@ -61,6 +61,16 @@ pub(crate) fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing, en
         // the resolution's call targets (a small entry per expression) are read in arena order instead of every
         // expression.
         let callees = typing.callees.get_arena(owner);
+        debug_assert!(
+            callees.values().zip(res.calls.get_arena(owner).values()).all(|(callee, target)| !matches!(
+                callee,
+                Callee::User(_)
+            ) || matches!(
+                target,
+                CallTarget::Callable { .. }
+            )),
+            "a user callee outside a callable call would be missing from the call graph"
+        );
         for (i, target) in res.calls.get_arena(owner).values().enumerate() {
             let CallTarget::Callable { user, .. } = target else { continue };
             let e = ExprId::new(i);

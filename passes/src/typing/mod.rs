@@ -525,12 +525,7 @@ impl<'m> Typer<'m> {
             Expr::Literal(l) => Some(Type::Known(literal_type(l))),
             Expr::Ident(_) => match cur.idents.get(id) {
                 Resolved::Symbols(symbols) => match symbols.as_slice() {
-                    [Symbol::Local(l)] => match cur.owner {
-                        Owner::Function(f) => self.out.locals[f][*l].map(Type::Known),
-                        Owner::Global => None,
-                    },
-                    [Symbol::Global(g)] => self.out.globals[*g].map(Type::Known),
-                    [Symbol::Builtin(v)] => Some(Type::Known(v.var().ty)),
+                    [s] => self.known_symbol_type(cur, s).map(Type::Known),
                     _ => None,
                 },
                 _ => None,
@@ -778,19 +773,18 @@ impl<'m> Typer<'m> {
     }
 
     fn symbol_type(&self, cur: &Cursor<'m>, s: &Symbol) -> Type {
+        if let Some(t) = self.known_symbol_type(cur, s) {
+            return Type::Known(t);
+        }
         match s {
+            // A parameter declared by a macro (`TEXTURE2D_SHADOW_PARAM(x)`) has the macro's type.
             Symbol::Local(l) => match cur.owner {
-                Owner::Function(f) => match self.out.locals[f][*l] {
-                    Some(t) => Type::Known(t),
-                    // A parameter declared by a macro (`TEXTURE2D_SHADOW_PARAM(x)`) has the macro's type.
-                    None if self.is_macro_typed(&self.m.functions[f].locals[*l].ty) => {
-                        Type::Unknown(UnknownReason::Macro)
-                    }
-                    None => Type::Unknown(UnknownReason::Error),
-                },
-                Owner::Global => Type::Unknown(UnknownReason::Error),
+                Owner::Function(f) if self.is_macro_typed(&self.m.functions[f].locals[*l].ty) => {
+                    Type::Unknown(UnknownReason::Macro)
+                }
+                _ => Type::Unknown(UnknownReason::Error),
             },
-            Symbol::Global(g) => self.out.globals[*g].map(Type::Known).unwrap_or(Type::Unknown(UnknownReason::Error)),
+            Symbol::Global(_) => Type::Unknown(UnknownReason::Error),
             Symbol::Builtin(v) => Type::Known(v.var().ty),
             // `gl_DepthRange` is a builtin struct `Ty` cannot name; its fields are typed in `Expr::Member`.
             Symbol::DepthRange => Type::Unknown(UnknownReason::Variant),
@@ -802,6 +796,22 @@ impl<'m> Typer<'m> {
                 .and_then(|(_, t, _)| *t)
                 .map(Type::Known)
                 .unwrap_or(Type::Unknown(UnknownReason::Error)),
+        }
+    }
+
+    /// The type of a local, global or builtin variable when it is known; `None` for every other symbol and for a
+    /// local or global without a type. The one place these three are typed: [`Typer::expr`] types a leaf naming
+    /// one of them with it, and [`Typer::symbol_type`] starts with it.
+    #[inline]
+    fn known_symbol_type(&self, cur: &Cursor<'m>, s: &Symbol) -> Option<Ty> {
+        match s {
+            Symbol::Local(l) => match cur.owner {
+                Owner::Function(f) => self.out.locals[f][*l],
+                Owner::Global => None,
+            },
+            Symbol::Global(g) => self.out.globals[*g],
+            Symbol::Builtin(v) => Some(v.var().ty),
+            _ => None,
         }
     }
 
@@ -987,6 +997,8 @@ impl<'m> Typer<'m> {
                     if params.len() == args.len()
                         && params.iter().zip(known.iter()).all(|(p, a)| p.as_ref().is_none_or(|p| same_type(p, a)))
                     {
+                        // The only place a call gets a user callee, for a call resolution found callable: the
+                        // call graph reads user callees of such calls only (`callgraph::build_call_graph`).
                         self.out.callees.set(cur.owner, id, Callee::User(f));
                         // Which parameters write their argument (`out`, `inout`); a candidate's parameters are
                         // all unconditional (`param_types`).
@@ -1186,7 +1198,6 @@ impl Specs<'_> {
     }
 }
 
-/// Type equality with unknown array lengths matching any length.
 /// The type of a literal.
 fn literal_type(l: &Literal) -> Ty {
     match l {
@@ -1197,6 +1208,7 @@ fn literal_type(l: &Literal) -> Ty {
     }
 }
 
+/// Type equality with unknown array lengths matching any length.
 pub fn same_type(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         (Ty::Array(x), Ty::Array(y)) => {

@@ -634,6 +634,21 @@ fn diagnostic_floods_are_fast() {
     o.assert_has("UnexpectedToken", "100k syntax errors");
 }
 
+/// 20k prototypes, each called once before its definition: the call graph finds each prototype's definition once,
+/// among the definitions of its name (it used to scan every function per call: 20k x 40k steps; a few seconds in a
+/// debug build, so only a hang fails here, through the watchdog).
+#[test]
+fn prototype_flood() {
+    let n = DEEP / 5;
+    let prototypes: String = (0..n).map(|i| format!("float p{i}(float x);\n")).collect();
+    let calls: String = (0..n).map(|i| format!("s = p{i}(s);\n")).collect();
+    let definitions: String = (0..n).map(|i| format!("float p{i}(float x) {{ return x; }}\n")).collect();
+    let globals = format!("{prototypes}float callAll(float s) {{\n{calls}return s;\n}}\n{definitions}");
+    let o = run("20k prototypes called before their definitions", shader_with(&globals, ""), preserving());
+    o.assert_spans("20k prototypes");
+    assert!(!o.has_errors, "20k prototypes: {:?}", summarize(&o.codes));
+}
+
 /// (Regression test: each UndefinedFunction used to cost ~0.7 ms in debug builds for its spelling suggestions.)
 #[test]
 fn undefined_function_flood() {

@@ -11,7 +11,8 @@ use crate::table::{filled_map, Owner};
 use crate::typing::{Callee, Typing};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use petgraph::graph::{DiGraph, NodeIndex};
-use shaderlab_ir::{Expr, ExprId, FunctionId, Guarded, Module, PassId, PassKind, Span};
+use shaderlab_ir::hash::FastHashMap as HashMap;
+use shaderlab_ir::{Expr, ExprId, FunctionId, Guarded, Module, Name, PassId, PassKind, Span};
 
 /// One call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,17 +43,29 @@ pub(crate) fn build_call_graph(m: &Module, res: &Resolution, typing: &Typing, en
         fragment_order: filled_map(m.passes.len()),
         clues: Vec::new(),
     };
-    // A call to a prototype goes to the definition with the same name and parameter types.
-    let definition = |f: FunctionId| -> FunctionId {
+    // A call to a prototype goes to the definition with the same name and parameter types, found once per
+    // prototype among the definitions of its name (indexed at the first call to a prototype): no scan of every
+    // function per call, which made many calls to many prototypes quadratic.
+    let mut definitions: Option<HashMap<Name, Vec<FunctionId>>> = None;
+    let mut found: SecondaryMap<FunctionId, Option<FunctionId>> = SecondaryMap::new();
+    let mut definition = |f: FunctionId| -> FunctionId {
         if m.functions[f].body.is_some() {
             return f;
         }
-        let proto = &m.functions[f];
-        m.functions
-            .iter()
-            .find(|(id, d)| d.body.is_some() && d.name == proto.name && same_params(m, typing, f, *id))
-            .map(|(id, _)| id)
-            .unwrap_or(f)
+        if let Some(d) = found[f] {
+            return d;
+        }
+        let by_name = definitions.get_or_insert_with(|| {
+            let mut by_name: HashMap<Name, Vec<FunctionId>> = HashMap::default();
+            for (id, d) in m.functions.iter().filter(|(_, d)| d.body.is_some()) {
+                by_name.entry(d.name).or_default().push(id);
+            }
+            by_name
+        });
+        let same_name = by_name.get(&m.functions[f].name).map_or(&[][..], Vec::as_slice);
+        let d = same_name.iter().copied().find(|&id| same_params(m, typing, f, id)).unwrap_or(f);
+        found[f] = Some(d);
+        d
     };
     for (f, func) in m.functions.iter() {
         let owner = Owner::Function(f);

@@ -184,3 +184,47 @@ fn constants_fold_with_glsl_rules() {
     let arr = m.globals.iter().find(|(_, g)| m.name(g.name) == "arr").map(|(id, _)| id).expect("arr");
     assert_eq!(facts.typing.globals[arr], Some(Ty::array(Ty::FLOAT, shaderlab_passes::ArrayLen::Known(7))));
 }
+
+#[test]
+fn constructors_fold_to_their_glsl_components() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        const vec3 SPLAT = vec3(2);
+        const mat2x3 DIAGONAL = mat2x3(7.0);
+        const ivec4 TRUNCATED = ivec4(vec4(-1.5, 2.7, -0.2, 9.9));
+        const vec2 FROM_MATRIX = vec2(mat2(1.0, 2.0, 3.0, 4.0));
+        const mat2 MIXED = mat2(vec3(6.0), 1.0);
+        const uvec3 FROM_BOOL = uvec3(true);
+        const mat4 IDENTITY_3 = mat4(3.0);"
+    ));
+    no_errors(&facts);
+    let components = |name: &str| -> Vec<Scalar> {
+        let g = m.globals.values().find(|g| m.name(g.name) == name).expect(name);
+        let v = facts.consts.values.get(Owner::Global, g.init.expect("init")).unwrap_or_else(|| panic!("{name}"));
+        facts.consts.components_of(&v).unwrap_or_else(|| panic!("{name} has components")).to_vec()
+    };
+    let floats = |xs: &[f32]| xs.iter().map(|&x| Scalar::Float(x)).collect::<Vec<_>>();
+    assert_eq!(components("SPLAT"), floats(&[2.0, 2.0, 2.0]), "an int splat converted to float");
+    // Column-major: two columns of three rows, 7 on the diagonal.
+    assert_eq!(components("DIAGONAL"), floats(&[7.0, 0.0, 0.0, 0.0, 7.0, 0.0]));
+    assert_eq!(components("TRUNCATED"), [-1, 2, 0, 9].map(Scalar::Int), "float to int truncates toward zero");
+    assert_eq!(components("FROM_MATRIX"), floats(&[1.0, 2.0]), "a matrix's first components, column-major");
+    assert_eq!(components("MIXED"), floats(&[6.0, 6.0, 6.0, 1.0]));
+    assert_eq!(components("FROM_BOOL"), [1, 1, 1].map(Scalar::Uint));
+    let diagonal: Vec<f32> = (0..16).map(|i| if i % 5 == 0 { 3.0 } else { 0.0 }).collect();
+    assert_eq!(components("IDENTITY_3"), floats(&diagonal));
+}
+
+#[test]
+fn constructor_with_too_many_components_folds_to_no_value() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        const mat4 TOO_MANY = mat4(vec4(1.0), vec4(1.0), vec4(1.0), vec4(1.0), vec4(1.0));"
+    ));
+    // 20 components for 16: the fifth argument is unused, a GLSL error, reported once; the value is not folded
+    // (the components gathered for a mat4 hold 16 at most).
+    let clues: Vec<_> = facts.clues().map(|c| c.kind.code()).collect();
+    assert_eq!(clues, ["ConstructorArgCount"]);
+    let g = m.globals.values().find(|g| m.name(g.name) == "TOO_MANY").expect("TOO_MANY");
+    assert_eq!(*facts.consts.values.get(Owner::Global, g.init.expect("init")), None);
+}

@@ -499,9 +499,11 @@ fn nesting_at_the_limit() {
 #[test]
 fn huge_flat_lists() {
     let args = vec!["1.0"; DEEP].join(", ");
-    let o = run("vec4 with 100k arguments", shader_with("", &format!("vec4 v = vec4({args});")), preserving());
-    o.assert_spans("vec4 with 100k arguments");
+    let body = format!("vec4 v = vec4({args});\nmat4 m = mat4({args});");
+    let o = run("vec4 and mat4 with 100k arguments", shader_with("", &body), preserving());
+    o.assert_spans("vec4 and mat4 with 100k arguments");
     assert!(o.has_errors, "too many constructor arguments is an error");
+    assert_eq!(o.count("ConstructorArgCount"), 2, "one per constructor: {:?}", summarize(&o.codes));
     let o = run("call with 100k arguments", shader_with("", &format!("float v = abs({args});")), preserving());
     o.assert_spans("call with 100k arguments");
     assert!(o.has_errors, "abs takes one argument");

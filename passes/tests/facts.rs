@@ -195,7 +195,8 @@ fn constructors_fold_to_their_glsl_components() {
         const vec2 FROM_MATRIX = vec2(mat2(1.0, 2.0, 3.0, 4.0));
         const mat2 MIXED = mat2(vec3(6.0), 1.0);
         const uvec3 FROM_BOOL = uvec3(true);
-        const mat4 IDENTITY_3 = mat4(3.0);"
+        const mat4 IDENTITY_3 = mat4(3.0);
+        const vec4 PAST_SIXTEEN = vec4(vec3(1.0), mat4(2.0));"
     ));
     no_errors(&facts);
     let components = |name: &str| -> Vec<Scalar> {
@@ -213,6 +214,8 @@ fn constructors_fold_to_their_glsl_components() {
     assert_eq!(components("FROM_BOOL"), [1, 1, 1].map(Scalar::Uint));
     let diagonal: Vec<f32> = (0..16).map(|i| if i % 5 == 0 { 3.0 } else { 0.0 }).collect();
     assert_eq!(components("IDENTITY_3"), floats(&diagonal));
+    // 19 argument components (legal: the mat4 is partly used), more than the 16 a value can have.
+    assert_eq!(components("PAST_SIXTEEN"), floats(&[1.0, 1.0, 1.0, 2.0]));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Reuse of token buffers across compiles on one thread. An editor recompiles on every keystroke and a build
+//! Reuse of token buffers (and of a directive list) across compiles on one thread. An editor recompiles on every keystroke and a build
 //! compiles thousands of variants; the token vectors of a level (every included chunk's tokens appended) are the
 //! largest allocations of the frontend, and growing them again for every compile costs more than lexing. A
 //! thread keeps at most [`KEEP`] cleared buffers of at most [`MAX_TOKENS`] tokens each, and one cleared vector
@@ -24,8 +24,8 @@ pub(crate) fn take_directives() -> Vec<Directive> {
     DIRECTIVES.with(|kept| std::mem::take(&mut *kept.borrow_mut()))
 }
 
-/// Give a level's directives back (dropped now; the vector is kept unless it is very large or smaller than the
-/// one already kept).
+/// Give a level's directives back: its contents are dropped now, and the vector is kept unless it is very large or
+/// smaller than the one already kept.
 pub(crate) fn give_directives(mut v: Vec<Directive>) {
     if !cleared_to_keep(&mut v, MAX_DIRECTIVES) {
         return;
@@ -117,5 +117,22 @@ mod tests {
         give(bigger);
         give(Vec::with_capacity(8));
         assert!(take_largest(1).capacity() >= cap * 4, "a level's output takes the largest buffer");
+    }
+
+    #[test]
+    fn the_directive_list_comes_back_empty_and_bounded() {
+        let mut v = take_directives();
+        v.push(Directive::Else(Default::default()));
+        v.reserve(40);
+        let cap = v.capacity();
+        give_directives(v);
+        let again = take_directives();
+        assert!(again.is_empty(), "no directive of an earlier compile is seen");
+        assert_eq!(again.capacity(), cap, "the kept vector is reused");
+        // Taken while kept elsewhere: a nested compile on the thread starts from an empty vector of its own.
+        assert_eq!(take_directives().capacity(), 0);
+        give_directives(again);
+        give_directives(Vec::with_capacity(MAX_DIRECTIVES + 1));
+        assert_eq!(take_directives().capacity(), cap, "a very large vector is not kept");
     }
 }

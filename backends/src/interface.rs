@@ -672,11 +672,9 @@ fn check_exprs(
                 _ => false,
             }
     };
-    // A written copy cannot be a stage variable ([`writes_matter`]; [`Shape::walk`] tracked the writes then).
-    let written_copy = object
-        .and_then(|l| func.locals.get(l))
-        .is_some_and(|local| writes_matter(local, is_output) && shape.written[k]);
-    if written_copy {
+    // A written copy cannot be a stage variable: [`Shape::walk`] tracked writes only through objects whose writes
+    // matter ([`writes_matter`]), so a write it saw refuses the rename.
+    if object.is_some() && shape.written[k] {
         return None;
     }
     for (e, _) in func.exprs.iter() {

@@ -1082,6 +1082,7 @@ impl<'m> Resolver<'m> {
         }
         let pool = &mut self.out.call_functions;
         let start = pool.len();
+        // (`Resolver::scopes`, spelled out: `pool` borrows `self.out` mutably, so `self` cannot be borrowed whole.)
         let open = self.locals.get(..self.open_scopes).unwrap_or_default();
         for scope in open.iter().rev() {
             if let Some(f) = scope.functions.get(&name) {

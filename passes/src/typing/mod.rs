@@ -574,6 +574,24 @@ impl<'m> Typer<'m> {
         !conditional
     }
 
+    /// Type a call's or constructor's arguments and hand `then` their types and spans (`None` when some are
+    /// conditional); the argument stack is as it was afterwards. The list is read while `self` is borrowed
+    /// mutably, so the stack is lent out meanwhile: `then` must type no expression.
+    fn with_args<R>(
+        &mut self,
+        cur: &Cursor<'m>,
+        args: &'m [Guarded<ExprId>],
+        then: impl FnOnce(&mut Self, Option<&[(Type, Span)]>) -> R,
+    ) -> R {
+        let start = self.arg_stack.len();
+        let typed = self.args(cur, args);
+        let stack = std::mem::take(&mut self.arg_stack);
+        let r = then(self, stack.get(start..).filter(|_| typed));
+        self.arg_stack = stack;
+        self.arg_stack.truncate(start);
+        r
+    }
+
     #[inline(never)]
     fn expr_inner(&mut self, cur: &Cursor<'m>, id: ExprId) -> Type {
         let m = self.m;
@@ -585,9 +603,7 @@ impl<'m> Typer<'m> {
             Expr::Ident(_) => self.ident(cur, id),
             Expr::MacroRef { args, .. } => {
                 if let Some(args) = args {
-                    let start = self.arg_stack.len();
-                    self.args(cur, args);
-                    self.arg_stack.truncate(start);
+                    self.with_args(cur, args, |_, _| ());
                 }
                 self.macro_type(cur, id, args.is_some())
             }
@@ -681,35 +697,18 @@ impl<'m> Typer<'m> {
                 self.expr(cur, *right)
             }
             Expr::Call { callee, args, .. } => {
-                let start = self.arg_stack.len();
-                let typed = self.args(cur, args);
                 let target = self.res.calls.get(cur.owner, id);
                 let name = m.name(*callee);
-                // The list is read while `self` is borrowed mutably (matching types no expression).
-                let stack = std::mem::take(&mut self.arg_stack);
-                let list = stack.get(start..).filter(|_| typed);
-                let t = self.call(cur, id, name, target, list, span);
-                self.arg_stack = stack;
-                self.arg_stack.truncate(start);
-                t
+                // (Matching the call types no expression.)
+                self.with_args(cur, args, |t, list| t.call(cur, id, name, target, list, span))
             }
             Expr::Construct { ty, args } => {
                 self.spec_dims(ty, cur);
-                let start = self.arg_stack.len();
-                let typed = self.args(cur, args);
-                let t = match (self.spec_ty(ty, cur.owner), typed) {
+                self.with_args(cur, args, |t, list| match (t.spec_ty(ty, cur.owner), list) {
                     (None, _) => Type::Unknown(UnknownReason::Error),
-                    (Some(_), false) => Type::Unknown(UnknownReason::Variant),
-                    (Some(target), true) => {
-                        // As for a call: the list is read while `self` is borrowed mutably.
-                        let stack = std::mem::take(&mut self.arg_stack);
-                        let t = self.construct(&target, stack.get(start..).unwrap_or_default(), span);
-                        self.arg_stack = stack;
-                        t
-                    }
-                };
-                self.arg_stack.truncate(start);
-                t
+                    (Some(_), None) => Type::Unknown(UnknownReason::Variant),
+                    (Some(target), Some(list)) => t.construct(&target, list, span),
+                })
             }
             Expr::Member { base, member, member_span } => {
                 let b = self.expr(cur, *base);

@@ -263,6 +263,20 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
 /// every module used to start with.
 pub(crate) const INCLUDE_ROOM: usize = 512;
 
+/// The room a list gets at its first push (a level's children, text runs and render-state items, the module's
+/// entity arenas, the declarator list): what the regrowth path would allocate, without its overhead (~45
+/// instructions per list).
+pub(crate) const FIRST_ROOM: usize = 4;
+
+/// Push `item` to `list`; a list without room first gets room for [`FIRST_ROOM`].
+#[inline]
+pub(crate) fn push_with_room<T>(list: &mut Vec<T>, item: T) {
+    if list.capacity() == 0 {
+        *list = Vec::with_capacity(FIRST_ROOM);
+    }
+    list.push(item);
+}
+
 /// The names a module's interner holds without rehashing once its text includes a chunk: the seed's and
 /// [`INCLUDE_ROOM`] more.
 pub(crate) fn include_room_total() -> usize {

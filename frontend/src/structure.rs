@@ -82,10 +82,6 @@ pub enum RsItem {
     RenderQueue { value: RsValueSyntax, value_span: Span, span: Span },
 }
 
-/// The room that the lists of a level's children, runs and render-state items start with: what their first push
-/// would allocate, without the regrowth path's overhead (~45 instructions per list).
-const FIRST_ROOM: usize = 4;
-
 /// The room a render-state block's property list starts with: a blend or stencil block often sets more than four
 /// properties, and a regrowth (a reallocation and a copy) costs ~250 instructions.
 const PROPS_ROOM: usize = 8;
@@ -105,22 +101,14 @@ impl LevelSyntax {
     fn keep(&mut self, start: usize, end: usize) {
         match self.glsl.last_mut() {
             Some(last) if last.end == start => last.end = end,
-            _ if start < end => {
-                if self.glsl.capacity() == 0 {
-                    self.glsl = Vec::with_capacity(FIRST_ROOM);
-                }
-                self.glsl.push(start..end)
-            }
+            _ if start < end => crate::push_with_room(&mut self.glsl, start..end),
             _ => {}
         }
     }
 
-    /// Add a render-state item (the first one allocates room for [`FIRST_ROOM`]).
+    /// Add a render-state item (the first one allocates room for [`crate::FIRST_ROOM`]).
     fn push_render(&mut self, item: RsItem) {
-        if self.render.capacity() == 0 {
-            self.render = Vec::with_capacity(FIRST_ROOM);
-        }
-        self.render.push(item);
+        crate::push_with_room(&mut self.render, item);
     }
 
     /// The level's text, given the main file's tokens: a slice of them when the text is one run, else the runs
@@ -317,7 +305,7 @@ impl<'a, 's> StructParser<'a, 's> {
             return None;
         }
         self.pos += 1;
-        let mut subshaders = Vec::with_capacity(FIRST_ROOM);
+        let mut subshaders = Vec::with_capacity(crate::FIRST_ROOM);
         let level = self.level_body(LevelKind::Shader, &mut |child| {
             if let Child::SubShader(s) = child {
                 subshaders.push(s)
@@ -608,7 +596,7 @@ impl<'a, 's> StructParser<'a, 's> {
             return None;
         }
         self.pos += 1;
-        let mut passes = Vec::with_capacity(FIRST_ROOM);
+        let mut passes = Vec::with_capacity(crate::FIRST_ROOM);
         let (level, _, _) = self.level_body(LevelKind::SubShader, &mut |child| {
             if let Child::Pass(p) = child {
                 passes.push(p)

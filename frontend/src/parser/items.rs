@@ -1,7 +1,7 @@
 //! Declarations: global items, type specifiers, qualifiers, structs, functions and parameters, read straight into
 //! IR entities.
 
-use super::{done, push_entity, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step, ENTITY_ROOM, ROOM};
+use super::{done, push_entity, Declarator, ExprArena, Kw, MacroInfo, Parser, Partial, Step, ROOM};
 use crate::preprocess::Directive;
 use crate::token::{Punct, TokenKind};
 use shaderlab_ir::{
@@ -320,10 +320,8 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         ty.dims.extend(self.array_dims());
         let init = if self.eat(Punct::Assign) { Some(self.assignment()) } else { None };
-        if self.declarators.capacity() == 0 {
-            self.declarators = Vec::with_capacity(ENTITY_ROOM);
-        }
-        self.declarators.push(Declarator { name, name_span, ty, init, span: name_span.to(self.prev_span()) });
+        let span = name_span.to(self.prev_span());
+        crate::push_with_room(&mut self.declarators, Declarator { name, name_span, ty, init, span });
         Some(())
     }
 

@@ -1026,15 +1026,12 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The room an entity arena of the module (structs, globals, functions, macros) and the declarator list get at their
-/// first push: what the regrowth path would allocate, without its overhead (~45 instructions per list).
-const ENTITY_ROOM: usize = 4;
-
-/// Push `value` to an entity arena of the module; an empty one first gets room for [`ENTITY_ROOM`].
+/// Push `value` to an entity arena of the module (structs, globals, functions, macros); an empty one first gets
+/// room for [`crate::FIRST_ROOM`] (as [`crate::push_with_room`] does for a `Vec`).
 #[inline]
 pub(crate) fn push_entity<K: EntityRef, V>(arena: &mut PrimaryMap<K, V>, value: V) -> K {
     if arena.is_empty() {
-        *arena = PrimaryMap::with_capacity(ENTITY_ROOM);
+        *arena = PrimaryMap::with_capacity(crate::FIRST_ROOM);
     }
     arena.push(value)
 }

@@ -172,7 +172,9 @@ pub enum Expr {
     },
     /// A constructor of a builtin type or an array: `vec3(...)`, `float[3](...)`, `S[2](...)`.
     Construct {
-        ty: TypeSpec,
+        /// Boxed: a type specifier (with its array dimensions) is as large as the rest of an expression, and
+        /// constructors are a minority of expressions; every pass walks the expression arena.
+        ty: Box<TypeSpec>,
         args: Vec<Arg>,
     },
     /// `base.name`: a struct member or a swizzle (decided by typing).
@@ -285,3 +287,6 @@ impl Expr {
         }
     }
 }
+
+// Every pass walks the expression arena: keep a node small (a constructor's type specifier is boxed for this).
+const _: () = assert!(std::mem::size_of::<Expression>() == 56);

@@ -549,7 +549,7 @@ impl<'a> Parser<'a> {
             self.rollback(mark);
             return self.alloc(Expr::Error, full);
         }
-        self.alloc(Expr::Construct { ty, args }, full)
+        self.alloc(Expr::Construct { ty: Box::new(ty), args }, full)
     }
 }
 

@@ -716,8 +716,8 @@ impl<'m> Folder<'m> {
                     };
                     return Some(self.out.add_components(spread.get(..len)?));
                 }
-                let fits = count >= n && !matches!(target, Ty::Matrix { .. }) || count == n;
-                fits.then(|| flat.get(..n)).flatten().map(|comps| self.out.add_components(comps))
+                // The first `n` components, for matrices too: typing lets the last argument be partly used.
+                (count >= n).then(|| flat.get(..n)).flatten().map(|comps| self.out.add_components(comps))
             }
             _ => None,
         }

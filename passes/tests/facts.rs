@@ -196,7 +196,9 @@ fn constructors_fold_to_their_glsl_components() {
         const mat2 MIXED = mat2(vec3(6.0), 1.0);
         const uvec3 FROM_BOOL = uvec3(true);
         const mat4 IDENTITY_3 = mat4(3.0);
-        const vec4 PAST_SIXTEEN = vec4(vec3(1.0), mat4(2.0));"
+        const vec4 PAST_SIXTEEN = vec4(vec3(1.0), mat4(2.0));
+        const mat2 PARTLY_USED = mat2(vec3(1.0, 2.0, 3.0), vec2(4.0, 5.0));
+        const mat3 LAST_PARTLY_USED = mat3(vec4(1.0, 2.0, 3.0, 4.0), vec4(5.0, 6.0, 7.0, 8.0), vec2(9.0, 10.0));"
     ));
     no_errors(&facts);
     let components = |name: &str| -> Vec<Scalar> {
@@ -216,6 +218,10 @@ fn constructors_fold_to_their_glsl_components() {
     assert_eq!(components("IDENTITY_3"), floats(&diagonal));
     // 19 argument components (legal: the mat4 is partly used), more than the 16 a value can have.
     assert_eq!(components("PAST_SIXTEEN"), floats(&[1.0, 1.0, 1.0, 2.0]));
+    // A matrix's last argument may be partly used too: columns (1, 2) and (3, 4), the 5 dropped.
+    assert_eq!(components("PARTLY_USED"), floats(&[1.0, 2.0, 3.0, 4.0]));
+    let nine: Vec<f32> = (1..=9).map(|i| i as f32).collect();
+    assert_eq!(components("LAST_PARTLY_USED"), floats(&nine));
 }
 
 #[test]

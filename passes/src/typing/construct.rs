@@ -139,7 +139,9 @@ impl<'m> Typer<'m> {
                     }
                     total += a.components().unwrap_or(0);
                 }
-                if total < needed || (is_matrix && total != needed) {
+                // The last argument may be partly used, for matrices too (GLSL ES 1.00 and 3.00 §5.4.2: only an
+                // argument left entirely unused is an error, caught above), so `mat2(v3, v2)` is legal.
+                if total < needed {
                     let detail = format!("{needed} components expected, {total} given");
                     self.clue(TypeClue::ConstructorArgCount { ty: ty_name(), detail }, span);
                     return Type::Unknown(UnknownReason::Error);

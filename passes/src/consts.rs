@@ -17,8 +17,8 @@ use crate::ty::{ArrayLen, Ty};
 use crate::typing::{Access, Callee, Type, Typing};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
-    ArrayDim, BinaryOp, Expr, ExprId, Expression, FunctionId, Guarded, Literal, Module, PrimaryMap, Span, Statement,
-    StmtKind, Storage, TypeSpec, UnaryOp,
+    ArrayDim, BinaryOp, Expr, ExprId, Expression, Guarded, Literal, Module, PrimaryMap, Span, Statement, StmtKind,
+    Storage, TypeSpec, UnaryOp,
 };
 
 /// Category C and the constant-value rules.
@@ -64,7 +64,7 @@ impl Scalar {
         }
     }
 
-    fn as_i64(self) -> i64 {
+    pub(crate) fn as_i64(self) -> i64 {
         match self {
             Scalar::Bool(b) => b as i64,
             Scalar::Int(i) => i as i64,
@@ -230,10 +230,10 @@ struct Folder<'m> {
     cur_access: ArenaEntries<'m, Access>,
     /// A buffer for argument lists (see [`Folder::arg_ids`]).
     scratch_ids: Vec<ExprId>,
-    /// The constructors of an array type with a written size (`float[2](a, b)`: rare) in functions, in function
-    /// and arena order, as folding meets them: [`Folder::declarations`] checks their sizes without walking every
-    /// expression again.
-    sized_constructs: Vec<(FunctionId, ExprId)>,
+    /// The constructors of an array type with a written size (`float[2](a, b)`: rare) in global initializers and
+    /// in functions, in arena order (the global arena first), as folding meets them: [`Folder::declarations`]
+    /// checks their sizes without walking every expression again.
+    sized_constructs: Vec<(Owner, ExprId)>,
 }
 
 fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
@@ -259,7 +259,7 @@ fn wrap_int(op: BinaryOp, a: i32, b: i32) -> Option<Scalar> {
     })
 }
 
-fn scalar_op(op: BinaryOp, a: Scalar, b: Scalar) -> Option<Scalar> {
+pub(crate) fn scalar_op(op: BinaryOp, a: Scalar, b: Scalar) -> Option<Scalar> {
     use BinaryOp::*;
     match (a, b) {
         (Scalar::Int(x), Scalar::Int(y)) => wrap_int(op, x, y),
@@ -569,8 +569,10 @@ impl<'m> Folder<'m> {
             }
             Expr::Sequence { .. } | Expr::Assign { .. } | Expr::IncDec { .. } => (Constness::NotConst, None),
             Expr::Construct { ty, args } => {
-                if let (Owner::Function(f), false) = (owner, ty.dims.is_empty()) {
-                    self.sized_constructs.push((f, id));
+                // A global one only when typed: the global arena also holds macro bodies, which are never typed
+                // and stand for code only where they are expanded.
+                if !ty.dims.is_empty() && (owner != Owner::Global || self.cur_types[id] != Type::Untyped) {
+                    self.sized_constructs.push((owner, id));
                 }
                 let ids = self.arg_ids(args);
                 let c = self.all(owner, &ids);
@@ -741,6 +743,11 @@ impl<'m> Folder<'m> {
         }
         let sized_constructs = std::mem::take(&mut self.sized_constructs);
         let mut sized_constructs = sized_constructs.iter().peekable();
+        while let Some(&(_, id)) = sized_constructs.next_if(|(of, _)| *of == Owner::Global) {
+            if let Expr::Construct { ty, .. } = &m.global_exprs[id].kind {
+                self.spec(ty, Owner::Global);
+            }
+        }
         for (f, func) in m.functions.iter() {
             let owner = Owner::Function(f);
             self.spec(&func.return_type, owner);
@@ -755,7 +762,7 @@ impl<'m> Folder<'m> {
                     }
                 }
             }
-            while let Some(&(_, id)) = sized_constructs.next_if(|(of, _)| *of == f) {
+            while let Some(&(_, id)) = sized_constructs.next_if(|(of, _)| *of == owner) {
                 if let Expr::Construct { ty, .. } = &func.exprs[id].kind {
                     self.spec(ty, owner);
                 }
@@ -770,17 +777,22 @@ impl<'m> Folder<'m> {
     fn spec(&mut self, spec: &TypeSpec, owner: Owner) {
         for d in &spec.dims {
             let ArrayDim::Sized(e) = d else { continue };
-            let span = match owner {
-                Owner::Global => self.m.global_exprs[*e].span,
-                Owner::Function(f) => self.m.functions[f].exprs[*e].span,
-            };
+            let expr = &owner.arena(self.m)[*e];
+            let span = expr.span;
             match (*self.out.constness.get(owner, *e), self.out.values.get(owner, *e).as_ref().and_then(|v| v.as_int()))
             {
                 (Constness::NotConst, _) => {
                     self.clue(ConstClue::NonConstArraySize { reason: "not a constant expression".into() }, span);
                 }
                 (Constness::Const, Some(n)) if n <= 0 => {
-                    self.clue(ConstClue::NonConstArraySize { reason: format!("size {n} is not positive") }, span);
+                    // `2147483648` is an int whose bit pattern is -2147483648: say so, the text shows no sign.
+                    let reason = match expr.kind {
+                        Expr::Literal(Literal::Int { value, .. }) if value as i64 != n => {
+                            format!("the int literal {value} is {n} (its 32-bit pattern), not positive")
+                        }
+                        _ => format!("size {n} is not positive"),
+                    };
+                    self.clue(ConstClue::NonConstArraySize { reason }, span);
                 }
                 (Constness::Const, None)
                     if !matches!(

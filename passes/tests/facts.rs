@@ -225,6 +225,30 @@ fn constructors_fold_to_their_glsl_components() {
 }
 
 #[test]
+fn an_int_size_of_2_pow_31_is_negative_for_typing_and_folding_alike() {
+    let (m, facts) = analyze(&format!(
+        "{ENTRIES}
+        float a[2147483648];
+        float b[2147483647 + 1];
+        float c[2147483648u];
+        void f() {{ float x = float[2147483648](1.0)[0]; }}"
+    ));
+    // The int literal's bit pattern is -2147483648 (and 2147483647 + 1 wraps to it): not a size, so typing leaves
+    // the lengths unknown (no constructor count check against 2147483648 elements) and folding reports each size
+    // once. The uint is a positive size for both.
+    let clues: Vec<_> = facts.clues().map(|c| c.kind.code()).collect();
+    assert_eq!(clues, ["NonConstArraySize"; 3]);
+    let global = |name: &str| {
+        let g = m.globals.iter().find(|(_, g)| m.name(g.name) == name).map(|(id, _)| id).expect(name);
+        facts.typing.globals[g]
+    };
+    use shaderlab_passes::ArrayLen;
+    assert_eq!(global("a"), Some(Ty::array(Ty::FLOAT, ArrayLen::Unknown)));
+    assert_eq!(global("b"), Some(Ty::array(Ty::FLOAT, ArrayLen::Unknown)));
+    assert_eq!(global("c"), Some(Ty::array(Ty::FLOAT, ArrayLen::Known(1 << 31))));
+}
+
+#[test]
 fn constructor_with_too_many_components_folds_to_no_value() {
     let (m, facts) = analyze(&format!(
         "{ENTRIES}

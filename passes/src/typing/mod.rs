@@ -13,6 +13,7 @@ pub mod ops;
 
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, PassNote, TypeClue};
+use crate::consts::Scalar;
 use crate::resolve::{CallTarget, Resolution, Resolved, Symbol};
 use crate::small::SmallList;
 use crate::table::{filled_map, Arena, ArenaEntries, ArenaPlace, ExprTable, Owner};
@@ -1134,35 +1135,41 @@ impl Specs<'_> {
     /// comparison accepts, and constant folding checks the size itself.)
     fn const_len(&self, owner: Owner, e: ExprId) -> ArrayLen {
         match self.int_value(owner, e, 0) {
-            Some(v) if v > 0 && v <= u32::MAX as i64 => ArrayLen::Known(v as u32),
+            Some(Scalar::Int(n)) if n > 0 => ArrayLen::Known(n as u32),
+            Some(Scalar::Uint(n)) if n > 0 => ArrayLen::Known(n),
             _ => ArrayLen::Unknown,
         }
     }
 
-    fn int_value(&self, owner: Owner, e: ExprId, depth: u32) -> Option<i64> {
+    /// The value of an int or uint expression with constant folding's 32-bit rules (a literal's bit pattern,
+    /// wrapping arithmetic), so that both passes read a size the same way: `2147483648` is -2147483648 (GLSL ES
+    /// 3.00 §4.1.3), not a length. A division by zero or an out-of-range shift has no value here.
+    fn int_value(&self, owner: Owner, e: ExprId, depth: u32) -> Option<Scalar> {
         if depth > 32 {
             return None;
         }
         let m = self.m;
         let arena = owner.arena(m);
         match &arena[e].kind {
-            Expr::Literal(Literal::Int { value, .. } | Literal::Uint { value, .. }) => Some(*value as i64),
+            Expr::Literal(Literal::Int { value, .. }) => Some(Scalar::Int(*value as u32 as i32)),
+            Expr::Literal(Literal::Uint { value, .. }) => Some(Scalar::Uint(*value as u32)),
             Expr::Unary { op: shaderlab_ir::UnaryOp::Negate, operand } => {
-                self.int_value(owner, *operand, depth + 1).map(|v| -v)
+                match self.int_value(owner, *operand, depth + 1)? {
+                    Scalar::Int(i) => Some(Scalar::Int(i.wrapping_neg())),
+                    Scalar::Uint(u) => Some(Scalar::Uint(u.wrapping_neg())),
+                    _ => None,
+                }
             }
             Expr::Binary { op, left, right } => {
                 let (l, r) = (self.int_value(owner, *left, depth + 1)?, self.int_value(owner, *right, depth + 1)?);
                 use shaderlab_ir::BinaryOp::*;
-                match op {
-                    Add => l.checked_add(r),
-                    Sub => l.checked_sub(r),
-                    Mul => l.checked_mul(r),
-                    Div => l.checked_div(r),
-                    Rem => l.checked_rem(r),
-                    ShiftLeft if (0..32).contains(&r) => l.checked_shl(r as u32),
-                    ShiftRight if (0..32).contains(&r) => Some(l >> r),
-                    _ => None,
-                }
+                let defined = match op {
+                    Add | Sub | Mul => true,
+                    Div | Rem => r.as_i64() != 0,
+                    ShiftLeft | ShiftRight => (0..32).contains(&r.as_i64()),
+                    _ => false,
+                };
+                defined.then(|| crate::consts::scalar_op(*op, l, r)).flatten()
             }
             Expr::Ident(_) => match self.res.idents.get(owner, e) {
                 Resolved::Symbols(s) => match s.as_slice() {
@@ -1183,7 +1190,7 @@ impl Specs<'_> {
             },
             Expr::MacroRef { args: None, .. } => {
                 let defs = self.res.macro_defs_of(owner, e);
-                let values: Vec<Option<i64>> = defs
+                let values: Vec<Option<Scalar>> = defs
                     .iter()
                     .map(|d| m.macros[*d].body_expr.and_then(|b| self.int_value(Owner::Global, b, depth + 1)))
                     .collect();

@@ -13,6 +13,8 @@
 //!   set. One justified difference: the fragment stage declares every varying either stage uses (`codegen.md` §4,
 //!   so that the program links), the engine only those the fragment reads. In variant mode the engine keeps
 //!   uniforms of other variants (its reachability is per preserved source), so ours must be a subset there.
+//! - Right examples: every `ok*.shader` fixture compiles for gles300, and each stage it emits, for both targets
+//!   (gles100 may refuse ES 3.00-only features), is accepted by glslangValidator.
 //!
 //! glslang runs batched (one process validates many files) on files under /dev/shm when it exists. Without the
 //! corpus or glslangValidator the tests pass with a loud banner, except under `CI=true`.
@@ -588,4 +590,67 @@ fn backends_never_panic_on_fixtures_and_examples() {
         }
     }
     fail_if_any("backends_never_panic_on_fixtures_and_examples", &failures);
+}
+
+/// Every right example of the fixtures (`ok*.shader`), in both targets in variant mode with the platform macros:
+/// each emitted stage, with the engine's header, is accepted by glslangValidator (a fixture's glslang twin checks
+/// the rule; this checks what the backends make of the legal forms, such as a matrix constructor whose last
+/// argument is partly used). Every right example compiles for gles300; a gles100 compile the target refuses
+/// (ES 3.00-only features) is skipped.
+#[test]
+fn every_ok_fixture_stage_is_accepted_by_glslang() {
+    let test = "every_ok_fixture_stage_is_accepted_by_glslang";
+    if !glslang_available(test) {
+        return;
+    }
+    let scratch = Scratch::new("glslang-ok-fixtures");
+    let fixtures = manifest_dir().join("tests/fixtures");
+    let (mut files, mut labels, mut refused, mut failures) = (Vec::new(), BTreeMap::new(), 0, Vec::new());
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .expect("tests/fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|d| d.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        for path in list_files(&dir, |n| n.starts_with("ok") && n.ends_with(".shader")) {
+            for target in [Target::Gles100, Target::Gles300] {
+                let compiled = compile_file(&path, std::slice::from_ref(&dir), Some(platform(target)), target, true);
+                if compiled.has_errors() {
+                    if target == Target::Gles300 {
+                        failures.push(format!(
+                            "{} [gles300]: refused, but a right example is legal GLSL ES 3.00",
+                            path.display()
+                        ));
+                    }
+                    refused += 1;
+                    continue;
+                }
+                for (k, pass) in compiled.passes.iter().enumerate() {
+                    let Some(sources) = &pass.sources else { continue };
+                    for (ext, text) in [("vert", &sources.vertex), ("frag", &sources.fragment)] {
+                        let stem = format!("{}-{}-{k}", file_name(&dir), file_name(&path));
+                        let file = scratch.write(&format!("{stem}.{}.{ext}", target.name()), text);
+                        labels.insert(
+                            file.clone(),
+                            format!("{} [{}] pass '{}' {ext}", path.display(), target.name(), pass.name),
+                        );
+                        files.push(file);
+                    }
+                }
+            }
+        }
+    }
+    let rejected = glslang_batch(&files);
+    for (file, errors) in &rejected {
+        let label = labels.get(file).cloned().unwrap_or_else(|| file.display().to_string());
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        failures.push(format!("{label}: glslang rejects it:\n  {}\n--- source\n{text}", errors.join("\n  ")));
+    }
+    uncaptured(&format!(
+        "ok fixtures: {} stages validated, {refused} gles100 compiles refused by the target",
+        files.len()
+    ));
+    fail_if_any(test, &failures);
 }

@@ -12,7 +12,7 @@ mod common;
 use common::*;
 use shaderlab::backends::Stage;
 use shaderlab::fs_includes::FsIncludes;
-use shaderlab::{compile, expand_macros, Options, Target};
+use shaderlab::{compile, expand_macros, MapResolver, Options, Target};
 use std::collections::BTreeSet;
 
 #[test]
@@ -98,6 +98,64 @@ fn expanded_preserving_output_matches_variant_compile() {
     }
     eprintln!("expand: {checked} stages checked");
     assert!(checked > 20, "too few stages checked: {checked}");
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// A uniform declared more than once, under conditions that overlap (`docs/decisions.md`, "Order."): every variant
+/// of the preserving output, in both targets, declares it once. Each case declares `u` in every variant, and each
+/// is expanded with every subset of its macros and accepted by glslangValidator (the variant with `A` of the
+/// first case once declared `u` twice).
+#[test]
+fn a_uniform_declared_again_is_declared_once_in_every_variant() {
+    if !glslang_available("a_uniform_declared_again_is_declared_once_in_every_variant") {
+        return;
+    }
+    let many: String = (0..20).map(|i| format!("#ifdef {}\nfloat u;\n#endif\n", ["A", "B", "C"][i % 3])).collect();
+    let cases = [
+        "#ifdef A\nfloat u;\n#endif\nfloat u;",
+        "#ifdef A\nfloat u;\n#endif\n#ifndef B\nfloat u;\n#endif\n#if defined(C) && !defined(A)\nfloat u;\n#endif\n\
+         float u;",
+        "#ifdef A\n#ifdef B\nfloat u;\n#endif\n#endif\n#ifdef C\nfloat u;\n#endif\nfloat u;",
+        "#ifdef A\nfloat u;\n#endif\n#ifdef A\nfloat u;\n#endif\nfloat u;",
+        "#if defined(A)\nfloat u;\n#elif defined(B)\nfloat u;\n#else\nfloat u;\n#endif\nfloat u;",
+        "#ifdef A\nfloat u;\n#endif\n#ifdef B\n#undef A\n#endif\nfloat u;",
+        &format!("{many}float u;"),
+    ];
+    let scratch = Scratch::new("repeated-uniforms");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (k, decls) in cases.iter().enumerate() {
+        let source = format!(
+            "Shader \"t\" {{ SubShader \"s\" {{ Pass \"p\" {{\nVertexShader = vert;\nFragmentShader = frag;\n{decls}\n\
+             void vert() {{ gl_Position = vec4(u); }}\nvoid frag() {{ gl_FragColor = vec4(u); }}\n}} }} }}\n"
+        );
+        for target in [Target::Gles100, Target::Gles300] {
+            let compiled = match compile(&source, &MapResolver::new(), &Options::default(), target) {
+                Ok(c) => c,
+                Err(e) => panic!("case {k} refused: {:?}", e.iter().map(|d| d.message()).collect::<Vec<_>>()),
+            };
+            let Some(sources) = compiled.passes.first().and_then(|p| p.sources.as_ref()) else {
+                panic!("case {k}: no program");
+            };
+            for set in 0..8u32 {
+                let macros: Vec<(String, String)> = ["A", "B", "C"]
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| set >> i & 1 != 0)
+                    .map(|(_, n)| (n.to_string(), String::new()))
+                    .collect();
+                for (stage, text) in [(Stage::Vertex, &sources.vertex), (Stage::Fragment, &sources.fragment)] {
+                    checked += 1;
+                    let expanded = expand_macros(text, &macros);
+                    let tag = format!("case{k}-{}-{set}", target.name());
+                    if let Err(log) = glslang_accepts(&expanded.text, target, stage, scratch.path(), &tag) {
+                        failures.push(format!("{tag} {macros:?}:\n{log}\npreserving output:\n{text}"));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 7 * 2 * 8 * 2);
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n\n"));
 }
 

@@ -252,10 +252,14 @@ impl<'a> Writer<'a> {
         let m = self.m;
         let Some(global) = m.globals.get(g) else { return };
         if global.is_uniform() {
-            if self.uniform_written_before(g) {
+            let repeat = self.uniform_repeat(g).unwrap_or_default();
+            if repeat.skip {
                 return;
             }
             self.group(GROUP_UNIFORM);
+            if let Some(guard) = &repeat.guard {
+                self.open_guard(guard);
+            }
             let name = m.name(global.name);
             if Naming::is_bad(self.d, name) {
                 self.error(name, Unsupported::ReservedInterfaceName, global.name_span);
@@ -279,6 +283,12 @@ impl<'a> Writer<'a> {
             reflected.push_str(&dims);
             let sampler = matches!(m.types.get(global.ty.base), TypeInner::Sampler(_));
             self.reflection.uniform(global.name, name, reflected, sampler, self.stage);
+            if let Some(define) = &repeat.define {
+                self.directive(define);
+            }
+            if repeat.guard.is_some() {
+                self.close_guard();
+            }
             return;
         }
         self.group(GROUP_GLOBAL);

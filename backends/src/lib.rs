@@ -5,7 +5,7 @@
 //! - target-independent planning: `plan` decides what each stage reaches (functions, globals, structs, macros),
 //!   `interface` decides the stage interface (attributes, varyings, outputs) and whether each IO struct can be
 //!   renamed away or must stay a real struct copied field-wise;
-//! - a GLSL writer core (`writer`, `expr`, `stmt`, `decl`, `naming`, `reflection`) parameterized by a
+//! - a GLSL writer core (`writer`, `expr`, `stmt`, `decl`, `naming`, `reflection`, `repeats`) parameterized by a
 //!   `dialect::Dialect`; the two GLSL targets (`gles100`, `gles300`) hold only what differs between them.
 //!
 //! Invariants: a backend never panics on a [`ValidModule`] (a broken internal invariant may, with a message);
@@ -22,6 +22,7 @@ mod interface;
 mod naming;
 mod plan;
 mod reflection;
+mod repeats;
 mod stmt;
 mod writer;
 

@@ -615,3 +615,79 @@ fn conditional_duplicates_merge_past_the_scanned_prefix() {
     let varyings = unique(out.reflection.varyings.iter().map(|v| v.name.as_str()).collect());
     assert_eq!((attributes, varyings), ((20, 20), (20, 20)));
 }
+
+/// The declarations of the uniform `u` a preserving compile writes (GLSL ES 3.00 vertex stage, up to `main`), for
+/// `decls` at the pass level.
+fn uniform_lines(decls: &str) -> (String, Reflection) {
+    let src = shader(&format!(
+        "{decls}\nvoid vert() {{ gl_Position = vec4(u); }}\nvoid frag() {{ gl_FragColor = vec4(u); }}"
+    ));
+    let out = match compile_with(&src, Target::Gles300, None) {
+        Ok(o) => o,
+        Err(e) => panic!("refused: {:?}", e.iter().map(|e| e.message()).collect::<Vec<_>>()),
+    };
+    let head = out.vertex.split("void main()").next().unwrap_or_default().trim_end().to_owned();
+    (head, out.reflection)
+}
+
+#[test]
+fn a_uniform_declared_again_is_declared_once_per_variant() {
+    // An unconditional declaration after a conditional one yields to it: the variant with `A` declared `u` twice.
+    let (text, reflection) = uniform_lines("#ifdef A\nfloat u;\n#endif\nfloat u;");
+    assert_eq!(text, "#ifdef A\nuniform float u;\n#endif\n\n#ifndef A\nuniform float u;\n#endif");
+    assert_eq!(reflection.uniforms.len(), 1);
+    assert_eq!(reflection.macros, ["A"]);
+    // Under two conditions, then none: one term each.
+    let (text, _) =
+        uniform_lines("#ifdef A\nfloat u;\n#endif\n#ifndef B\nfloat u;\n#endif\n#if C > 1\nfloat u;\n#endif\nfloat u;");
+    assert!(text.ends_with("#if !defined(A) && defined(B) && !(C > 1)\nuniform float u;\n#endif"), "{text}");
+    assert!(text.contains("#ifndef B\n#ifndef A\nuniform float u;\n#endif\n#endif"), "{text}");
+    // Nested conditions: the negation of both.
+    let (text, _) = uniform_lines("#ifdef A\n#ifdef B\nfloat u;\n#endif\n#endif\nfloat u;");
+    assert!(text.ends_with("#if !(defined(A) && defined(B))\nuniform float u;\n#endif"), "{text}");
+    // The same condition twice, or a declaration in a branch the earlier one covers: skipped.
+    let (text, _) =
+        uniform_lines("#ifdef A\nfloat u;\n#endif\n#ifdef A\nfloat u;\n#endif\nfloat u;\n#ifdef B\nfloat u;\n#endif");
+    assert_eq!(text.matches("uniform float u;").count(), 2, "{text}");
+    // Exclusive branches need no guard.
+    let (text, _) = uniform_lines("#ifdef A\nfloat u;\n#else\nfloat u;\n#endif");
+    assert_eq!(text, "#ifdef A\nuniform float u;\n#else\nuniform float u;\n#endif");
+}
+
+#[test]
+fn a_uniform_declared_again_after_an_else_or_a_redefinition_tests_a_marker() {
+    // The negation of an `#else` branch would repeat the branches before it: a marker, defined in both branches.
+    let (text, reflection) = uniform_lines("#ifdef A\nfloat u;\n#else\nfloat u;\n#endif\nfloat u;");
+    assert_eq!(
+        text,
+        "#ifdef A\nuniform float u;\n#define SHADERLAB_UNIFORM_u\n#else\nuniform float u;\n\
+         #define SHADERLAB_UNIFORM_u\n#endif\n\n#ifndef SHADERLAB_UNIFORM_u\nuniform float u;\n#endif"
+    );
+    // The marker is not a variant key.
+    assert_eq!(reflection.macros, ["A"]);
+    // `A` is defined between the two declarations: `#ifndef A` there would not say what it said before. The
+    // marker's spelling is taken: the next free one.
+    let (text, _) = uniform_lines("#define SHADERLAB_UNIFORM_u 1\n#ifdef A\nfloat u;\n#endif\n#define A\nfloat u;");
+    assert!(text.contains("#ifdef A\nuniform float u;\n#define SHADERLAB_UNIFORM_u_1\n#endif"), "{text}");
+    assert!(text.ends_with("#ifndef SHADERLAB_UNIFORM_u_1\nuniform float u;\n#endif"), "{text}");
+}
+
+/// One uniform declared `n` times, each under a condition of its own: planning costs a step per declaration
+/// (comparing each with the earlier ones, as the writer once did, took `n * n / 2`), and the output grows
+/// linearly (past [`crate::SCANNED`] declarations a marker replaces the negations, which would grow with `n`).
+#[test]
+fn a_uniform_declared_under_many_conditions_stays_linear() {
+    let run = |n: usize| {
+        let decls: String = (0..n).map(|i| format!("#ifdef A{i}\nfloat u;\n#endif\n")).collect();
+        crate::work::take();
+        let (text, reflection) = uniform_lines(&format!("{decls}float u;"));
+        assert_eq!(reflection.uniforms.len(), 1);
+        (crate::work::take(), text.len())
+    };
+    let ((small, small_text), (large, large_text)) = (run(100), run(400));
+    assert!(large <= 5 * small, "linear work: {small} steps for 100 declarations, {large} for 400");
+    assert!(
+        large_text <= 5 * small_text,
+        "linear output: {small_text} bytes for 100 declarations, {large_text} for 400"
+    );
+}

@@ -8,8 +8,9 @@ use crate::dialect::{Dialect, OutputBinding};
 use crate::error::{BackendError, BackendErrorKind, Unsupported};
 use crate::interface::{for_each_member, members, IoMode, IoRole};
 use crate::naming::Naming;
-use crate::plan::{spec_structs, ChainIndex, IdSet, ProgramPlan, StagePlan};
+use crate::plan::{spec_structs, ChainIndex, ProgramPlan, StagePlan};
 use crate::reflection::Collector;
+use crate::repeats::{PlanInput, Repeat, Repeats};
 use crate::Stage;
 use shaderlab_ir::{
     CondBranch, CondKind, CondRegion, Expr, FunctionId, GlobalId, GlobalItem, Guarded, Module, Name, PpExpr, StructId,
@@ -18,7 +19,7 @@ use shaderlab_ir::{
 use shaderlab_passes::io::FragmentOutput;
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
-use shaderlab_passes::variants::{is_include_guard, CondCtx};
+use shaderlab_passes::variants::is_include_guard;
 use shaderlab_passes::{Facts, Owner};
 use std::borrow::Cow;
 
@@ -82,8 +83,8 @@ pub(crate) struct Writer<'a> {
     group: u8,
     /// The scope chain's declarations by name.
     index: &'a ChainIndex,
-    /// Uniforms written so far (a uniform declared at two levels is written once), a mark per global.
-    uniforms_written: IdSet<GlobalId>,
+    /// How the declarations of uniforms declared more than once are written ([`crate::repeats`]).
+    repeats: Repeats<'a>,
     /// Conditional regions (not include guards) around what is being written.
     cond_depth: usize,
     /// A line being assembled (kept to reuse its allocation).
@@ -135,8 +136,7 @@ pub(crate) fn write_stage(
         pending_blank: false,
         group: 0,
         index: shared.index,
-        // (Nothing is allocated unless the module has more than 64 globals.)
-        uniforms_written: IdSet::default(),
+        repeats: Repeats::default(),
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
         may_break: false,
@@ -557,6 +557,16 @@ impl<'a> Writer<'a> {
         }
         self.out.push('\n');
         self.last = kind;
+    }
+
+    /// Open a guard the writer adds (not a region of the source: the errors reported under it stay those of the
+    /// code around it), closed by [`Writer::close_guard`].
+    pub(crate) fn open_guard(&mut self, directive: &str) {
+        self.directive_parts(&[directive], Last::Open, true);
+    }
+
+    pub(crate) fn close_guard(&mut self) {
+        self.directive_parts(&["#endif"], Last::Close, false);
     }
 
     pub(crate) fn indent(&mut self) {
@@ -991,24 +1001,20 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// A uniform declared again (at another level, or twice) in a variant that already has it is skipped.
-    pub(crate) fn uniform_written_before(&mut self, g: GlobalId) -> bool {
-        let Some(global) = self.m.globals.get(g) else { return false };
-        let contexts = &self.facts.resolution.global_ctx;
-        let unconditional = CondCtx::default();
-        let ctx = contexts.get(g).and_then(Option::as_ref).unwrap_or(&unconditional);
+    /// How uniform `g` is written: as it is (`None`, most uniforms: the only declaration of their name), or, for a
+    /// name declared again (at another level, twice, under other conditions), skipped or guarded so that each
+    /// variant declares it once ([`crate::repeats`]).
+    pub(crate) fn uniform_repeat(&mut self, g: GlobalId) -> Option<Repeat> {
+        let global = self.m.globals.get(g)?;
         // Only a declaration of the same name can be the same uniform: the chain's declarations of the name are
         // looked at (most names have one), not every uniform written so far.
         let same = self.index.globals.get(&global.name).unwrap_or_default();
-        crate::work::count(same.len());
-        let before = same.iter().any(|&other| {
-            self.uniforms_written.contains(other)
-                && contexts.get(other).and_then(Option::as_ref).is_none_or(|octx| ctx.implies(octx))
-        });
-        if !before {
-            self.uniforms_written.insert(g);
+        crate::work::count(1);
+        if same.len() < 2 {
+            return None;
         }
-        before
+        let input = PlanInput { m: self.m, facts: self.facts, kept: &self.plan.globals, scopes: &self.program.scopes };
+        Some(self.repeats.get(&input, g, same))
     }
 
     /// Whether the IO struct `s` of this stage is renamed away.
@@ -1086,7 +1092,7 @@ fn push_units<'a>(m: &Module, items: &'a [Guarded<GlobalItem>], out: &mut Vec<Un
 }
 
 /// Macro names a condition tests.
-fn collect_condition_names(e: &PpExpr, f: &mut dyn FnMut(Name)) {
+pub(crate) fn collect_condition_names(e: &PpExpr, f: &mut dyn FnMut(Name)) {
     match e {
         PpExpr::Defined(n) | PpExpr::Ident(n) => f(*n),
         PpExpr::Unary(_, a) => collect_condition_names(a, f),

@@ -14,7 +14,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 use shaderlab::fs_includes::FsIncludes;
-use shaderlab::{analyze, Analysis, IncludeResolver, Limits, MapResolver, Options};
+use shaderlab::{analyze, compile, expand_macros, Analysis, IncludeResolver, Limits, MapResolver, Options, Target};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, OnceLock};
@@ -649,6 +649,32 @@ fn prototype_flood() {
     let o = run("20k prototypes called before their definitions", shader_with(&globals, ""), preserving());
     o.assert_spans("20k prototypes");
     assert!(!o.has_errors, "20k prototypes: {:?}", summarize(&o.codes));
+}
+
+/// One uniform declared under 1,000 and 4,000 conditions of its own, then unconditionally: each variant declares
+/// it once (a guard per declaration), and the output grows linearly (a guard made of the negations of the earlier
+/// conditions would grow with their number: past a few declarations it tests a marker macro instead). The writer
+/// no longer compares each declaration with the earlier ones (`backends` counts that work); name resolution still
+/// does (`docs/performance.md`), so the sizes stay modest.
+#[test]
+fn uniform_declared_under_many_conditions() {
+    let output = |n: usize| {
+        let decls: String = (0..n).map(|i| format!("#ifdef A{i}\nfloat u;\n#endif\n")).collect();
+        let source = shader_with(&format!("{decls}float u;\nfloat w() {{ return u; }}\n"), "float x = w();");
+        watchdog(&format!("uniform under {n} conditions"), WATCHDOG, move || {
+            let compiled = compile(&source, &MapResolver::new(), &preserving(), Target::Gles300)
+                .unwrap_or_else(|e| panic!("refused: {:?}", e.iter().map(|d| d.message()).collect::<Vec<_>>()));
+            let vertex = compiled.passes.first().and_then(|p| p.sources.as_ref()).map(|s| s.vertex.clone());
+            vertex.expect("a program pass")
+        })
+    };
+    let (small, large) = (output(1000), output(4000));
+    for macros in [&[][..], &["A0"], &["A1", "A3999"], &["A7", "A8", "A9"]] {
+        let set: Vec<(String, String)> = macros.iter().map(|m| (m.to_string(), String::new())).collect();
+        let declared = expand_macros(&large, &set).text.matches("uniform float u").count();
+        assert_eq!(declared, 1, "variant {macros:?} declares u {declared} times");
+    }
+    assert!(large.len() <= 5 * small.len(), "{} bytes for 1,000 declarations, {} for 4,000", small.len(), large.len());
 }
 
 /// (Regression test: each UndefinedFunction used to cost ~0.7 ms in debug builds for its spelling suggestions.)

@@ -261,3 +261,34 @@ fn constructor_with_too_many_components_folds_to_no_value() {
     let g = m.globals.values().find(|g| m.name(g.name) == "TOO_MANY").expect("TOO_MANY");
     assert_eq!(*facts.consts.values.get(Owner::Global, g.init.expect("init")), None);
 }
+
+/// A context reads the conditions of at most 32 failed branches before its own: an `#elif` chain of N branches
+/// does not cost N^2 facts and description text (8,000 branches took ~1 GB to check). A short chain's context
+/// keeps every fact.
+#[test]
+fn a_long_elif_chain_reads_the_branches_right_before_each() {
+    let n = 200;
+    let mut glsl = String::from(ENTRIES);
+    for i in 0..n {
+        glsl.push_str(&if i == 0 { "\n#ifdef A0\n".to_string() } else { format!("\n#elif defined(A{i})\n") });
+        glsl.push_str(&format!("float u{i};"));
+    }
+    glsl.push_str("\n#endif\n");
+    let (m, facts) = analyze(&glsl);
+    let ctx_of = |name: &str| {
+        let (g, _) = m.globals.iter().find(|(_, x)| m.name(x.name) == name).expect("global");
+        facts.resolution.global_ctx[g].clone().expect("a conditional context")
+    };
+    // Branch 5: the four before it failed, its own condition holds.
+    let early = ctx_of("u5");
+    assert_eq!(early.atoms.len(), 6);
+    assert!(early.descriptions[0].starts_with("A0 is not defined and "), "{}", early.descriptions[0]);
+    // The last branch: the 32 before it, not all 199.
+    let last = ctx_of(&format!("u{}", n - 1));
+    assert_eq!(last.atoms.len(), 33, "{:?}", last.atoms);
+    let text = &last.descriptions[0];
+    assert!(text.starts_with("the first 167 conditions of the chain are false and A167 is not defined"), "{text}");
+    assert!(text.ends_with("A199 is defined"), "{text}");
+    // Still exclusive with every other branch of the chain (they share the region).
+    assert!(!last.compatible(&ctx_of("u0")) && !last.compatible(&early));
+}

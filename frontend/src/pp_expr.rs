@@ -183,7 +183,8 @@ pub enum MacroValue<'a> {
         body: &'a [Token],
         function_like: bool,
     },
-    /// Cannot be known at compile time (a `GL_` name, or any name in preserving mode).
+    /// Cannot be known at compile time (a `GL_` name, or in preserving mode a name whose definition differs
+    /// between the variants that reach the condition).
     Unknown,
 }
 
@@ -267,7 +268,12 @@ pub fn eval<'a>(e: &PpExpr, names: &Interner, lookup: &dyn Fn(Name) -> MacroValu
                 (PpBinaryOp::Or, Some(l)) if l != 0 => return Ok(Some(1)),
                 _ => {}
             }
-            let right = recurse(b)?;
+            let right = match recurse(b) {
+                // The left side unknown, a short-circuit skips the right one in some variants: an invalid right
+                // side is not invalid everywhere, so the whole is unknown (kept for the variant or the driver).
+                Err(_) if left.is_none() && matches!(op, PpBinaryOp::And | PpBinaryOp::Or) => return Ok(None),
+                right => right?,
+            };
             match (op, left, right) {
                 (PpBinaryOp::And, None, Some(0)) => return Ok(Some(0)),
                 (PpBinaryOp::Or, None, Some(r)) if r != 0 => return Ok(Some(1)),

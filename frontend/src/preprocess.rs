@@ -50,6 +50,9 @@ pub enum Directive {
 pub struct MacroBody {
     pub params: Option<Vec<Name>>,
     pub body: Vec<Token>,
+    /// Preserving mode: the conditional region (see [`Preprocessor::regions`]) the `#define` stands in, 0 outside
+    /// any. While that region is open, every variant that reaches a directive has this definition.
+    pub region: u32,
 }
 
 /// Where a chunk was first included in the current pass chain.
@@ -69,6 +72,10 @@ pub struct PpState {
     included: HashMap<String, IncludeRecord>,
     /// Inclusions so far in this pass chain (bounded: chunks including chunks twice fan out exponentially).
     inclusions: usize,
+    /// The last conditional region id given out in this pass chain: a level's regions get ids above those of the
+    /// levels it inherits definitions from, so a definition made in a region of the Shader level is never taken
+    /// for one made in an open region of a pass.
+    last_region: u32,
 }
 
 impl PpState {
@@ -83,7 +90,7 @@ impl PpState {
         for (name, value) in defines {
             let body = crate::lexer::lex_kept(value, file, names);
             let name = names.intern(name);
-            self.define(name, Rc::new(MacroBody { params: None, body }));
+            self.define(name, Rc::new(MacroBody { params: None, body, region: 0 }));
         }
     }
 
@@ -91,6 +98,11 @@ impl PpState {
     #[inline]
     fn is_macro(&self, name: Name) -> bool {
         self.macros.contains_key(&name)
+    }
+
+    fn new_region(&mut self) -> u32 {
+        self.last_region += 1;
+        self.last_region
     }
 }
 
@@ -158,6 +170,24 @@ struct Frame {
     seen_else: bool,
     /// The `#ifndef` of an include guard.
     guard: bool,
+    /// Preserving mode: the frame opened a region on [`Preprocessor::regions`] (its branches are conditional).
+    region: bool,
+    /// Preserving mode: every branch so far is untaken in every variant that reaches the `#if` (its conditions
+    /// evaluate to 0 with the definitions all those variants share), so the next `#elif` is evaluated in all of
+    /// them.
+    none_taken: bool,
+}
+
+/// Whether a file's first directive is its include guard's `#ifndef`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    No,
+    /// The chunk's first inclusion in the pass chain, its guard macro not defined before: the guarded text is in
+    /// effect in every variant that reaches the `#include` (as the include bookkeeping assumes, a guard macro
+    /// defined on the command line is not considered).
+    First,
+    /// Included again, or its guard macro was defined before: the guarded text is conditional.
+    Again,
 }
 
 pub struct Preprocessor<'m> {
@@ -177,6 +207,11 @@ pub struct Preprocessor<'m> {
     /// The normalized keys of the chunks being included, outermost first (the main file, whose key is "", is not
     /// in it): pushed and popped around each chunk, not copied per chunk.
     chain: Vec<String>,
+    /// Preserving mode: the open conditional regions, outermost first, across the files being included. A region
+    /// is one branch of a kept conditional (an include guard opening none); `#elif` and `#else` replace the top
+    /// by a new region. A `#define` made in a region that is still open is in effect in every variant that
+    /// reaches the current directive, so a condition can be evaluated with it (see [`Self::evaluate`]).
+    regions: Vec<u32>,
 }
 
 impl<'m> Preprocessor<'m> {
@@ -198,6 +233,7 @@ impl<'m> Preprocessor<'m> {
             arg_depth: 0,
             chunk_directives: Vec::new(),
             chain: Vec::new(),
+            regions: Vec::new(),
         }
     }
 
@@ -205,7 +241,7 @@ impl<'m> Preprocessor<'m> {
     pub fn level(&mut self, tokens: &[Token], state: &mut PpState) -> Vec<Token> {
         let mut out = crate::pool::take_largest(tokens.len());
         self.directives.reserve(tokens.len() / 16);
-        self.file(tokens, state, None, &mut out);
+        self.file(tokens, state, Guard::No, &mut out);
         out
     }
 
@@ -219,9 +255,9 @@ impl<'m> Preprocessor<'m> {
         frames.last().is_none_or(|f| f.parent_active && f.branch != Branch::Skipping)
     }
 
-    /// Preprocess one file's tokens into `out`. `guard_at`: the index of the file's directive that is an include
-    /// guard's `#ifndef`, if any.
-    fn file(&mut self, toks: &[Token], state: &mut PpState, guard_at: Option<usize>, out: &mut Vec<Token>) {
+    /// Preprocess one file's tokens into `out`. `guard`: whether its first directive is an include guard's
+    /// `#ifndef`, and of which kind.
+    fn file(&mut self, toks: &[Token], state: &mut PpState, guard: Guard, out: &mut Vec<Token>) {
         let mut frames: Vec<Frame> = Vec::new();
         let mut i = 0;
         let mut directive_index = 0usize;
@@ -238,8 +274,8 @@ impl<'m> Preprocessor<'m> {
                     while end < toks.len() && !toks[end].line_start {
                         end += 1;
                     }
-                    let is_guard = guard_at == Some(directive_index);
-                    self.directive(&toks[i..end], state, &mut frames, out, is_guard);
+                    let guard = if directive_index == 0 { guard } else { Guard::No };
+                    self.directive(&toks[i..end], state, &mut frames, out, guard);
                     active = Self::active(&frames);
                     directive_index += 1;
                     i = end;
@@ -297,6 +333,9 @@ impl<'m> Preprocessor<'m> {
                 let span = toks.last().map(|t| t.span.end_point()).unwrap_or(frame.open_span);
                 self.marker(Directive::Endif { span, synthetic: true }, span, out);
             }
+            if frame.region {
+                self.regions.pop();
+            }
         }
     }
 
@@ -338,7 +377,7 @@ impl<'m> Preprocessor<'m> {
         state: &mut PpState,
         frames: &mut Vec<Frame>,
         out: &mut Vec<Token>,
-        is_guard: bool,
+        guard: Guard,
     ) {
         let span = line[0].span.to(line[line.len() - 1].span);
         let Some(name_tok) = line.get(1) else {
@@ -351,28 +390,49 @@ impl<'m> Preprocessor<'m> {
             DirectiveName::Cond(kind) => {
                 // Inside a skipped branch the condition is neither evaluated nor reported nor kept: not read.
                 let parent_active = active;
+                let mut none_taken = false;
                 let branch = if parent_active {
                     let expr = self.condition_expr(kind, rest, span);
-                    match self.evaluate(&expr, span, state, rest) {
-                        None => {
+                    // Preserving mode reads only `#if`: `#ifdef` and `#ifndef` are never invalid, and what they
+                    // would tell (an `#ifndef` of a macro every variant defines is false) is too rare to pay for at
+                    // every include guard.
+                    let value = if self.variant || kind == CondKind::If {
+                        self.evaluate(&expr, span, state, rest)
+                    } else {
+                        None
+                    };
+                    match value {
+                        Some(true) if self.variant => Branch::Taking,
+                        Some(false) if self.variant => Branch::Skipping,
+                        // Preserving mode keeps every conditional: the value only served to report an invalid
+                        // condition and to know whether the `#elif`s are evaluated in every variant.
+                        value => {
+                            none_taken = value == Some(false);
                             let condition = Condition { kind, text: self.text_of(rest), expr, span };
                             self.marker(Directive::If(condition), span, out);
                             Branch::Kept
                         }
-                        Some(true) => Branch::Taking,
-                        Some(false) => Branch::Skipping,
                     }
                 } else {
                     Branch::Skipping
                 };
-                let guard = is_guard && kind == CondKind::Ifndef;
+                let is_guard = guard != Guard::No && kind == CondKind::Ifndef;
+                let transparent_guard =
+                    guard == Guard::First && rest.first().is_some_and(|name| !state.is_macro(name.sym));
+                let region = branch == Branch::Kept && !self.variant && !transparent_guard;
+                if region {
+                    let id = state.new_region();
+                    self.regions.push(id);
+                }
                 frames.push(Frame {
                     branch,
                     done: branch == Branch::Taking,
                     parent_active,
                     open_span: span,
                     seen_else: false,
-                    guard,
+                    guard: is_guard,
+                    region,
+                    none_taken,
                 });
             }
             DirectiveName::Elif => {
@@ -393,6 +453,13 @@ impl<'m> Preprocessor<'m> {
                 let expr = self.condition_expr(CondKind::Elif, rest, span);
                 match frame.branch {
                     Branch::Kept => {
+                        // The new branch's region first: the condition is read where the previous branch's
+                        // definitions are not in effect.
+                        self.next_region(frame.region, state);
+                        if frame.none_taken {
+                            let value = self.evaluate(&expr, span, state, rest);
+                            frames[top].none_taken = value == Some(false);
+                        }
                         let condition = Condition { kind: CondKind::Elif, text: self.text_of(rest), expr, span };
                         self.marker(Directive::Elif(condition), span, out);
                     }
@@ -416,7 +483,10 @@ impl<'m> Preprocessor<'m> {
                 let top = frames.len() - 1;
                 frames[top].seen_else = true;
                 match frame.branch {
-                    Branch::Kept => self.marker(Directive::Else(span), span, out),
+                    Branch::Kept => {
+                        self.next_region(frame.region, state);
+                        self.marker(Directive::Else(span), span, out);
+                    }
                     _ => {
                         let take = !frame.done && frame.parent_active;
                         frames[top].branch = if take { Branch::Taking } else { Branch::Skipping };
@@ -431,6 +501,9 @@ impl<'m> Preprocessor<'m> {
                 };
                 if frame.branch == Branch::Kept {
                     self.marker(Directive::Endif { span, synthetic: false }, span, out);
+                }
+                if frame.region {
+                    self.regions.pop();
                 }
             }
             _ if !active => {}
@@ -451,6 +524,17 @@ impl<'m> Preprocessor<'m> {
             DirectiveName::Other => {
                 let name = format!("#{}", self.module.names.resolve(name_tok.sym));
                 self.sink.syntax(SyntaxClue::InvalidDirective { name }, span);
+            }
+        }
+    }
+
+    /// At a kept conditional's `#elif` or `#else`: the branch that ends closes its region (if the frame has one)
+    /// and the new branch opens another.
+    fn next_region(&mut self, frame_region: bool, state: &mut PpState) {
+        if frame_region {
+            let id = state.new_region();
+            if let Some(top) = self.regions.last_mut() {
+                *top = id;
             }
         }
     }
@@ -517,23 +601,31 @@ impl<'m> Preprocessor<'m> {
         }
     }
 
-    /// Evaluate a condition: `None` when it must be kept (preserving mode, `GL_` names, invalid).
-    /// `span` is the directive's.
+    /// Evaluate a condition, reporting it when it is invalid (it then counts as false, as in the engine's
+    /// evaluator). `None`: its value is unknown here, because it tests a `GL_` name (left for the driver) or, in
+    /// preserving mode, a macro whose definition is not the same in every variant that reaches the directive.
+    /// Preserving mode evaluates with the definitions all those variants share (made outside any conditional, or
+    /// in a region still open: see [`Self::regions`]), so what it reports is invalid in each of them; the caller
+    /// keeps the conditional whatever the value. `span` is the directive's.
     fn evaluate(&mut self, expr: &PpExpr, span: Span, state: &PpState, rest: &[Token]) -> Option<bool> {
         if *expr == PpExpr::Invalid {
-            return if self.variant { Some(false) } else { None };
+            return Some(false);
         }
-        if !self.variant {
-            return None;
-        }
+        let variant = self.variant;
+        let regions = &self.regions;
         let names = &self.module.names;
         let lookup = |name: Name| -> MacroValue<'_> {
             if names.resolve(name).starts_with("GL_") {
                 return MacroValue::Unknown;
             }
             match state.macros.get(&name) {
-                Some(m) => MacroValue::Defined { body: &m.body, function_like: m.params.is_some() },
-                None => MacroValue::Undefined,
+                Some(m) if variant || m.region == 0 || regions.contains(&m.region) => {
+                    MacroValue::Defined { body: &m.body, function_like: m.params.is_some() }
+                }
+                None if variant => MacroValue::Undefined,
+                // Preserving mode: defined in some variants only, or (no definition here) perhaps on the command
+                // line.
+                _ => MacroValue::Unknown,
             }
         };
         match pp_expr::eval(expr, names, &lookup, 0) {
@@ -597,7 +689,8 @@ impl<'m> Preprocessor<'m> {
             }
         }
         let body: Vec<Token> = rest[body_start..].to_vec();
-        state.define(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone() }));
+        let region = self.regions.last().copied().unwrap_or(0);
+        state.define(name_tok.sym, Rc::new(MacroBody { params: params.clone(), body: body.clone(), region }));
         if !self.variant {
             let text = self.text_of(&body);
             self.marker(
@@ -669,22 +762,29 @@ impl<'m> Preprocessor<'m> {
             }
         };
         let guard = guard_name(&tokens, &self.chunk_directives, &self.module.names);
-        if let Some(first) = state.included.get(&key).cloned() {
+        let again = if let Some(first) = state.included.get(&key).cloned() {
             if !first.guarded {
                 self.sink.push(
                     Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw(self) }), span)
                         .with_note(Some(first.span), "first included here"),
                 );
             }
+            true
         } else {
             state.included.insert(key.clone(), IncludeRecord { span, unconditional, guarded: guard.is_some() });
-        }
+            false
+        };
+        let guard = match guard {
+            None => Guard::No,
+            Some(_) if again => Guard::Again,
+            Some(_) => Guard::First,
+        };
         // Room for the chunk's tokens and (at most about one per sixteen tokens) its directives, reserved once
         // instead of regrown while it is copied in.
         out.reserve(tokens.len());
         self.directives.reserve(tokens.len() / 16);
         self.chain.push(key);
-        self.file(&tokens, state, guard.map(|_| 0), out);
+        self.file(&tokens, state, guard, out);
         self.chain.pop();
         crate::pool::give(tokens);
     }

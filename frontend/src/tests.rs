@@ -184,6 +184,54 @@ fn include_guards_splice_once() {
     assert_eq!(names, ["t.shader", "g.glsl", "plain.glsl", "plain.glsl"]);
 }
 
+/// Preserving mode reports an invalid `#if` when it is invalid in every variant that reaches it: evaluated with
+/// the definitions those variants share (outside any conditional, in a region still open, in a chunk's include
+/// guard at its first inclusion), never through a short-circuit or an `#elif` that some variants skip.
+#[test]
+fn preserving_mode_reports_conditions_invalid_in_every_variant() {
+    let mut chunks = MapResolver::new();
+    chunks.insert("g.glsl", "#ifndef G_INCLUDED\n#define G_INCLUDED\n#define X ;3\n#endif\n");
+    let cases: &[(&str, usize)] = &[
+        ("#define X ;3\n#if X == 2\n#endif", 1),
+        ("#define X ;3\n#if X == 2\n#elif X == 3\n#endif", 2),
+        ("#define X ;3\n#if 0\n#elif X == 2\n#endif", 1),
+        ("#define X ;3\n#ifdef A\n#elif X == 2\n#endif", 0),
+        ("#define X ;3\n#if defined(A) && X == 2\n#endif", 0),
+        ("#define X ;3\n#if defined(A) || X == 2\n#endif", 0),
+        ("#define X ;3\n#if A + X == 2\n#endif", 1),
+        ("#define X Y\n#define Y ;3\n#if X == 2\n#endif", 1),
+        ("#define X Y\n#ifdef A\n#define Y ;3\n#endif\n#if X == 2\n#endif", 0),
+        ("#define F(a) a\n#if F == 2\n#endif", 1),
+        ("#define Z 0\n#if 1 / Z\n#endif", 1),
+        ("#ifdef A\n#define X ;3\n#endif\n#if X == 2\n#endif", 0),
+        ("#ifdef A\n#define X ;3\n#if X == 2\n#endif\n#endif", 1),
+        ("#ifdef A\n#define X ;3\n#else\n#if X == 2\n#endif\n#endif", 0),
+        ("#ifdef A\n#define X ;3\n#elif X == 2\n#endif", 0),
+        ("#if 0\n#define X ;3\n#elif X == 2\n#endif", 0),
+        ("#define X ;3\n#ifdef A\n#undef X\n#endif\n#if X == 2\n#endif", 0),
+        ("#define X ;3\n#ifdef A\n#define X 1\n#endif\n#if X == 2\n#endif", 0),
+        ("#define X ;3\n#ifdef A\n#define X 1\n#else\n#if X == 2\n#endif\n#endif", 0),
+        ("#define X ;3\n#if GL_ES && X == 2\n#endif", 0),
+        ("#include \"g.glsl\"\n#if X == 2\n#endif", 1),
+        ("#ifdef A\n#include \"g.glsl\"\n#endif\n#include \"g.glsl\"\n#if X == 2\n#endif", 0),
+        ("#ifdef A\n#define G_INCLUDED\n#endif\n#include \"g.glsl\"\n#if X == 2\n#endif", 0),
+    ];
+    for (glsl, reported) in cases {
+        let m = parse("t.shader", &wrap(&format!("{ENTRIES}\n{glsl}")), &chunks, &Options::default());
+        assert_eq!(codes(&m), vec!["InvalidMacroCondition"; *reported], "{glsl}");
+    }
+    // A variant leaves a condition testing a `GL_` name to the driver, also when what a short-circuit may skip is
+    // invalid.
+    let m = variant(&format!("{ENTRIES}\n#define X ;3\n#if GL_ES && X == 2\n#endif"), &[]);
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    // A definition of the Shader level is in effect in every pass.
+    let src = "Shader \"t\" {\n#define X ;3\nSubShader \"s\" { Pass \"p\" {\n#if X == 2\n#endif\n\
+               {ENTRIES} VertexShader = vert; FragmentShader = frag; } } }"
+        .replace("{ENTRIES}", ENTRIES);
+    let m = parse("t.shader", &src, &MapResolver::new(), &Options::default());
+    assert_eq!(codes(&m), ["InvalidMacroCondition"]);
+}
+
 #[test]
 fn struct_names_make_declarations() {
     let m = module(&format!("{ENTRIES}\nstruct L {{ vec3 d; }};\nvoid f() {{ L l; L ls[2]; l.d = vec3(0.0); }}"));

@@ -114,3 +114,29 @@ fn invalid_character_in_a_define_body_is_reported() {
         assert_eq!(errors[0].span.start, at, "{what}: at the character: {:#?}", describe(&a));
     }
 }
+
+/// A macro whose value is not an integer expression makes a `#if` that tests it invalid in every variant that has
+/// the definition: the preserving check reports it when that is every variant reaching the `#if` (it used to
+/// report nothing, while expanding its output for a variant failed). Conditions invalid in some variants only
+/// are left to the variant checks.
+#[test]
+fn non_integer_macro_value_in_a_condition_is_reported() {
+    let text = read("non-integer-macro-in-condition.shader");
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).expect("the line is there") + 1;
+    let invalid_lines = |options: &shaderlab::Options| -> Vec<usize> {
+        let a = run(&text, options);
+        assert!(a.diagnostics.iter().all(|d| d.code() == "InvalidMacroCondition"), "{:#?}", describe(&a));
+        a.diagnostics
+            .iter()
+            .map(|d| a.module.sources.file(d.span.file).map_or(0, |f| f.line_col(d.span.start).0 as usize))
+            .collect()
+    };
+    let everywhere = line_of("#if SCENE_SHADOW_TYPE == 2");
+    assert_eq!(invalid_lines(&preserving()), vec![everywhere], "preserving");
+    let with = |names: &[&str]| invalid_lines(&variant(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>()));
+    let (level, fog, elif) =
+        (line_of("#if SHADOW_LEVEL"), line_of("#if defined(USE_FOG)"), line_of("#elif SCENE_SHADOW_TYPE"));
+    assert_eq!(with(&[]), vec![everywhere, elif], "no macro");
+    assert_eq!(with(&["USE_SHADOW"]), vec![everywhere, level, elif], "USE_SHADOW");
+    assert_eq!(with(&["USE_FOG"]), vec![everywhere, fog], "USE_FOG");
+}

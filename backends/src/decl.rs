@@ -87,12 +87,19 @@ impl<'a> Writer<'a> {
             }
             if !def.body.is_empty() {
                 text.push(' ');
-                // A body continued over lines is one line in the output.
-                for (i, part) in def.body.split('\n').enumerate() {
-                    if i > 0 {
-                        text.push(' ');
+                // A body continued over lines is one line in the output: each line break inside it ends a line
+                // continuation, whose backslash goes with it (a backslash before a space is a stray character that
+                // expanding the output would refuse). The lexer reads a continuation as a blank, so a space
+                // replaces it.
+                for line in def.body.split_inclusive('\n') {
+                    match line.strip_suffix('\n') {
+                        Some(line) => {
+                            let line = line.strip_suffix('\r').unwrap_or(line);
+                            text.push_str(line.strip_suffix('\\').unwrap_or(line));
+                            text.push(' ');
+                        }
+                        None => text.push_str(line),
                     }
-                    text.push_str(part);
                 }
             }
             w.group(GROUP_DEFINE);

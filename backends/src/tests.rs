@@ -493,6 +493,27 @@ fn conditionals_and_macros_are_kept_in_preserving_mode() {
     assert_eq!(out.reflection.macros, ["HAS_TINT"]);
 }
 
+/// A `#define` continued over lines is written on one line without its continuations' backslashes (a backslash
+/// left before a space is a stray character: expanding the output for a variant refused it).
+#[test]
+fn a_continued_define_is_one_line_without_backslashes() {
+    for newline in ["\n", "\r\n"] {
+        let body = format!(
+            "#define TWICE(x) ((x) * \\{newline}    2.0)\n\
+             void vert() {{ gl_Position = vec4(0.0); }}\n\
+             void frag() {{ gl_FragColor = vec4(TWICE(0.5)); }}"
+        );
+        let f = match compile_with(&shader(&body), Target::Gles300, None) {
+            Ok(o) => o.fragment,
+            Err(e) => panic!("{:?}", e.iter().map(|e| e.message()).collect::<Vec<_>>()),
+        };
+        let line = f.lines().find(|l| l.starts_with("#define TWICE")).unwrap_or_default();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words, ["#define", "TWICE(x)", "((x)", "*", "2.0)"], "{newline:?}:\n{f}");
+        assert!(!f.contains('\\'), "{newline:?}:\n{f}");
+    }
+}
+
 #[test]
 fn structs_are_declared_before_their_first_use() {
     let src = "Shader \"t\" { SubShader \"s\" { Pass \"p\" {

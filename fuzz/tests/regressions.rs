@@ -98,6 +98,25 @@ fn both_branch_function_keeps_both_definitions() {
     }
 }
 
+/// A `#define` continued over lines reaches the preserving output as one line that expands without error, in
+/// every variant (its continuation's backslash used to stay, a stray character).
+#[cfg(feature = "compile")]
+#[test]
+fn a_continued_define_expands_without_error() {
+    let text = read("continued-define.shader");
+    let compiled = shaderlab::compile(&text, &shaderlab::MapResolver::new(), &preserving(), shaderlab::Target::Gles300)
+        .unwrap_or_else(|d| panic!("refused: {d:?}"));
+    for pass in &compiled.passes {
+        let Some(s) = &pass.sources else { continue };
+        for glsl in [&s.vertex, &s.fragment] {
+            for macros in [vec![], vec![("USE_SHADE".to_owned(), String::new())]] {
+                let expanded = shaderlab::expand_macros(glsl, &macros);
+                assert!(expanded.diagnostics.is_empty(), "{macros:?}: {:?}\n{glsl}", expanded.diagnostics);
+            }
+        }
+    }
+}
+
 /// A character outside GLSL's character set inside a `#define` body is an error at that character, in preserving
 /// mode and in every variant (it used to pass unreported and reach the emitted GLSL).
 #[test]

@@ -159,6 +159,70 @@ fn a_uniform_declared_again_is_declared_once_in_every_variant() {
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n\n"));
 }
 
+/// A guarded chunk included under a condition and again (`tests/guarded_includes`, `docs/decisions.md`, "Include
+/// guards"): every variant of the preserving output, in both targets, defines each function of the chunk exactly
+/// once. Each shader uses `helper` (and `outer`) outside any conditional; it is expanded with every subset of `A`
+/// and `B` and accepted by glslangValidator, and the check agrees: no error without `-D`, nor in any variant; the
+/// guard macros are no reflected variant keys. Once, a chunk's guard was dropped when it was spliced again
+/// (variants with `A` defined `helper` twice; the preserving check reported a Redefinition in
+/// `in-both-branches`).
+#[test]
+fn a_guarded_chunk_included_under_a_condition_is_defined_once_in_every_variant() {
+    let test = "a_guarded_chunk_included_under_a_condition_is_defined_once_in_every_variant";
+    if !glslang_available(test) {
+        return;
+    }
+    let dir = manifest_dir().join("tests/guarded_includes");
+    let roots = [dir.join("includes")];
+    let includes = FsIncludes::new(&roots, None).expect("includes");
+    let scratch = Scratch::new("guarded-includes");
+    let shaders = list_files(&dir, |n| n.ends_with(".shader"));
+    assert_eq!(shaders.len(), 4);
+    let subsets: Vec<Macros> = [vec![], vec!["A"], vec!["B"], vec!["A", "B"]].iter().map(|n| macros(n)).collect();
+    let (mut checked, mut failures) = (0, Vec::new());
+    for shader in &shaders {
+        let name = file_name(shader);
+        for defines in std::iter::once(None).chain(subsets.iter().cloned().map(Some)) {
+            match analyze_file(shader, &roots, defines.clone()) {
+                Ok(a) if error_count(&a) == 0 => {}
+                Ok(a) => failures.push(format!("{name} ({}):\n{}", describe_macros(&defines), render(&a))),
+                Err(panic) => failures.push(format!("{name} ({}): panicked: {panic}", describe_macros(&defines))),
+            }
+        }
+        let source = read_text(shader);
+        for target in [Target::Gles100, Target::Gles300] {
+            let compiled = match compile(&source, &includes, &Options::default(), target) {
+                Ok(c) => c,
+                Err(e) => {
+                    failures.push(format!("{name} refused: {:?}", e.iter().map(|d| d.message()).collect::<Vec<_>>()));
+                    continue;
+                }
+            };
+            let Some(sources) = compiled.passes.first().and_then(|p| p.sources.as_ref()) else {
+                panic!("{name}: no program");
+            };
+            // A guard macro is the source's own, never a variant key, even when its guards are written.
+            let keys = &sources.reflection.macros;
+            if keys.iter().any(|k| k.ends_with("_INCLUDED")) {
+                failures.push(format!("{name} ({}): reflected macros {keys:?}", target.name()));
+            }
+            for set in &subsets {
+                for (stage, text) in [(Stage::Vertex, &sources.vertex), (Stage::Fragment, &sources.fragment)] {
+                    checked += 1;
+                    let expanded = expand_macros(text, set);
+                    let names: Vec<&str> = set.iter().map(|(n, _)| n.as_str()).collect();
+                    let tag = format!("{}-{}-{}", name.trim_end_matches(".shader"), target.name(), names.join(""));
+                    if let Err(log) = glslang_accepts(&expanded.text, target, stage, scratch.path(), &tag) {
+                        failures.push(format!("{tag}:\n{log}\npreserving output:\n{text}"));
+                    }
+                }
+            }
+        }
+    }
+    fail_if_any(test, &failures);
+    assert_eq!(checked, 4 * 2 * 4 * 2);
+}
+
 #[test]
 fn expand_evaluates_conditions_and_macros() {
     let glsl = "#define SCALE(x) ((x) * 2.0)\n#if MODE == 2\nuniform float a;\n#else\nuniform float b;\n#endif\n\

@@ -197,7 +197,8 @@ impl Collector {
             .macros
             .iter()
             .chain(uses)
-            .filter(|n| !fixed.contains(n))
+            // A kept include guard's macro is tested by an emitted `#ifndef`, but the source defines it.
+            .filter(|n| !fixed.contains(n) && !m.guard_is_kept(*n))
             .map(|n| m.name(n))
             .filter(|n| !n.starts_with("GL_"))
             .collect::<BTreeSet<&str>>()

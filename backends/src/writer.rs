@@ -19,13 +19,14 @@ use shaderlab_ir::{
 use shaderlab_passes::io::FragmentOutput;
 use shaderlab_passes::resolve::{Resolved, Symbol};
 use shaderlab_passes::typing::Callee;
-use shaderlab_passes::variants::is_include_guard;
+use shaderlab_passes::variants::is_transparent_include_guard;
 use shaderlab_passes::{Facts, Owner};
 use std::borrow::Cow;
 
 /// Items that may sit in conditional regions. A region of global items shaped like an include guard
-/// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent: its items are written without it
-/// (the inclusion already happened; the guard is true in every variant).
+/// (`#ifndef X` / `#define X` with an empty body / ... / `#endif`) is transparent unless the preprocessor kept it
+/// ([`Module::kept_guards`]): its items are written without it (the inclusion already happened; the guard is true
+/// in every variant, and no later guard of `X` tests the dropped `#define`).
 pub(crate) trait Guardable: Sized {
     fn transparent(_m: &Module, _r: &CondRegion<Self>) -> bool {
         false
@@ -42,10 +43,10 @@ impl Guardable for StructMember {}
 impl Guardable for shaderlab_ir::Param {}
 impl Guardable for shaderlab_ir::ExprId {}
 
-/// An include guard whose `#define` has no body (a guard like `#ifndef F / #define F f / #endif` sets a default
-/// and is kept).
+/// A transparent include guard whose `#define` has no body (a guard like `#ifndef F / #define F f / #endif` sets a
+/// default and is kept).
 pub(crate) fn include_guard(m: &Module, r: &CondRegion<GlobalItem>) -> bool {
-    is_include_guard(m, r)
+    is_transparent_include_guard(m, r)
         && matches!(r.branches.first().and_then(|b| b.items.first()),
             Some(Guarded::Item(GlobalItem::Define(d))) if m.macros.get(*d).is_some_and(|d| d.body.is_empty()))
 }

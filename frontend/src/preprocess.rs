@@ -762,12 +762,16 @@ impl<'m> Preprocessor<'m> {
             }
         };
         let guard = guard_name(&tokens, &self.chunk_directives, &self.module.names);
-        let again = if let Some(first) = state.included.get(&key).cloned() {
+        let again = if let Some(first) = state.included.get_mut(&key) {
             if !first.guarded {
+                let first_span = first.span;
                 self.sink.push(
                     Clue::new(ClueKind::Syntax(SyntaxClue::DuplicateInclude { key: raw(self) }), span)
-                        .with_note(Some(first.span), "first included here"),
+                        .with_note(Some(first_span), "first included here"),
                 );
+            } else if unconditional {
+                // Every variant has now read the guarded text (here, if not before): later inclusions are skipped.
+                first.unconditional = true;
             }
             true
         } else {
@@ -776,8 +780,19 @@ impl<'m> Preprocessor<'m> {
         };
         let guard = match guard {
             None => Guard::No,
-            Some(_) if again => Guard::Again,
-            Some(_) => Guard::First,
+            Some(name) => {
+                // Spliced again, or its macro defined before: this guard holds in some variants only. It and every
+                // other guard of the macro (the first inclusion's, whose `#define` it tests) are written as
+                // conditionals.
+                if !self.variant && (again || state.is_macro(name)) {
+                    self.module.keep_guard(name);
+                }
+                if again {
+                    Guard::Again
+                } else {
+                    Guard::First
+                }
+            }
         };
         // Room for the chunk's tokens and (at most about one per sixteen tokens) its directives, reserved once
         // instead of regrown while it is copied in.

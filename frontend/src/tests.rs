@@ -184,6 +184,36 @@ fn include_guards_splice_once() {
     assert_eq!(names, ["t.shader", "g.glsl", "plain.glsl", "plain.glsl"]);
 }
 
+/// A guarded chunk is skipped once every variant has read it: after an inclusion outside any conditional, or
+/// after it was spliced again outside any. A chunk spliced again keeps its guards (`Module::kept_guards`).
+#[test]
+fn guarded_chunks_are_skipped_once_every_variant_read_them() {
+    let mut chunks = MapResolver::new();
+    chunks.insert("g.glsl", "#ifndef G_INCLUDED\n#define G_INCLUDED\nfloat fromG;\n#endif\n");
+    chunks.insert("w.glsl", "#include \"g.glsl\"\n");
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        // Included unconditionally first: the re-inclusion is skipped, the guard flattened.
+        ("#include \"g.glsl\"\n#include \"w.glsl\"", &["g.glsl", "w.glsl"], &[]),
+        // Spliced again outside any conditional: every variant has read it, the third inclusion is skipped.
+        (
+            "#ifdef A\n#include \"g.glsl\"\n#endif\n#include \"g.glsl\"\n#include \"w.glsl\"",
+            &["g.glsl", "g.glsl", "w.glsl"],
+            &["G_INCLUDED"],
+        ),
+        // Its guard macro defined before: the guard is kept.
+        ("#ifdef A\n#define G_INCLUDED\n#endif\n#include \"g.glsl\"", &["g.glsl"], &["G_INCLUDED"]),
+    ];
+    for (directives, read, kept) in cases {
+        let src = wrap(&format!("{ENTRIES}\n{directives}"));
+        let m = parse("t.shader", &src, &chunks, &Options::default());
+        assert_eq!(codes(&m), Vec::<&str>::new(), "{directives}");
+        let names: Vec<&str> = m.sources.files.values().skip(1).map(|f| f.name.as_str()).collect();
+        assert_eq!(&names, read, "{directives}");
+        let kept_guards: Vec<&str> = m.kept_guards.iter().map(|&n| m.name(n)).collect();
+        assert_eq!(&kept_guards, kept, "{directives}");
+    }
+}
+
 /// Preserving mode reports an invalid `#if` when it is invalid in every variant that reaches it: evaluated with
 /// the definitions those variants share (outside any conditional, in a region still open, in a chunk's include
 /// guard at its first inclusion), never through a short-circuit or an `#elif` that some variants skip.

@@ -71,6 +71,13 @@ pub struct Module {
     pub passes: PrimaryMap<PassId, Pass>,
     /// Problems found while reading the source (syntax, preprocessing, structure), in discovery order.
     pub clues: Vec<Clue>,
+    /// Preserving mode: the guard macros of include guards that are not transparent, sorted. A guarded chunk is
+    /// spliced again after a first inclusion that was conditional (or its guard macro was defined before it is
+    /// included): each of its guards then holds in some variants only, and needs every `#define` of the macro
+    /// written. Every include-guard-shaped region of such a macro is kept as a conditional (see
+    /// [`Module::guard_is_kept`]); the others are flattened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept_guards: Vec<Name>,
 }
 
 impl Module {
@@ -96,6 +103,20 @@ impl Module {
             subshaders: PrimaryMap::new(),
             passes: PrimaryMap::new(),
             clues: Vec::new(),
+            kept_guards: Vec::new(),
+        }
+    }
+
+    /// Whether the include guards of macro `guard` are kept as conditionals (see [`Module::kept_guards`]).
+    #[inline]
+    pub fn guard_is_kept(&self, guard: Name) -> bool {
+        !self.kept_guards.is_empty() && self.kept_guards.binary_search(&guard).is_ok()
+    }
+
+    /// Keep the include guards of macro `guard` as conditionals.
+    pub fn keep_guard(&mut self, guard: Name) {
+        if let Err(at) = self.kept_guards.binary_search(&guard) {
+            self.kept_guards.insert(at, guard);
         }
     }
 

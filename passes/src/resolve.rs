@@ -18,7 +18,7 @@ use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::small::{OneOrMore, SmallList};
 use crate::table::{filled_map, Arena, ArenaPlace, ExprTable, Owner};
-use crate::variants::{is_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
+use crate::variants::{is_transparent_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -586,7 +586,7 @@ impl<'m> Resolver<'m> {
         for item in items {
             match item {
                 Guarded::Item(i) => self.global_item(i, ctx),
-                Guarded::Cond(region) if is_include_guard(self.m, region) => {
+                Guarded::Cond(region) if is_transparent_include_guard(self.m, region) => {
                     for b in &region.branches {
                         self.items(&b.items, ctx);
                     }

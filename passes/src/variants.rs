@@ -293,20 +293,37 @@ fn describe_branch<T>(module: &Module, region: &CondRegion<T>, branch: u32) -> A
     })
 }
 
-/// Whether a region of global items is an include guard.
+/// Whether a region of global items is shaped like an include guard (`#ifndef X` / `#define X` / ... / `#endif`),
+/// transparent or not: its macro is the source's own, never a variant key.
 pub fn is_include_guard(module: &Module, region: &CondRegion<GlobalItem>) -> bool {
+    include_guard_macro(module, region).is_some()
+}
+
+/// Whether a region of global items is an include guard that holds in every variant reaching it: shaped like one,
+/// and its macro not among the [`Module::kept_guards`] (a chunk spliced again after a conditional first inclusion
+/// keeps its guards, which then hold in some variants only).
+pub fn is_transparent_include_guard(module: &Module, region: &CondRegion<GlobalItem>) -> bool {
+    include_guard_macro(module, region).is_some_and(|guard| !module.guard_is_kept(guard))
+}
+
+/// The macro of a region shaped like an include guard.
+fn include_guard_macro(module: &Module, region: &CondRegion<GlobalItem>) -> Option<Name> {
     let [branch] = region.branches.as_slice() else {
-        return false;
+        return None;
     };
     if region.else_items.is_some() || branch.condition.kind != CondKind::Ifndef {
-        return false;
+        return None;
     }
     let PpExpr::Unary(PpUnaryOp::Not, inner) = &branch.condition.expr else {
-        return false;
+        return None;
     };
     let PpExpr::Defined(guard) = **inner else {
-        return false;
+        return None;
     };
-    matches!(branch.items.first(), Some(Guarded::Item(GlobalItem::Define(m)))
-        if module.macros.get(*m).is_some_and(|d| d.name == guard))
+    match branch.items.first() {
+        Some(Guarded::Item(GlobalItem::Define(m))) if module.macros.get(*m).is_some_and(|d| d.name == guard) => {
+            Some(guard)
+        }
+        _ => None,
+    }
 }

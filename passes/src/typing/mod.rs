@@ -279,7 +279,7 @@ impl<'m> Typer<'m> {
                     self.global_item(i);
                 }
                 Guarded::Cond(region) => {
-                    let guard = crate::variants::is_include_guard(self.m, region);
+                    let guard = crate::variants::is_transparent_include_guard(self.m, region);
                     self.region(region, ctx, guard, &mut |t, items, ctx| t.items(items, ctx));
                 }
             }

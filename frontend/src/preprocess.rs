@@ -59,7 +59,8 @@ pub struct MacroBody {
 #[derive(Clone, Debug)]
 struct IncludeRecord {
     span: Span,
-    /// Included outside any conditional (other than include guards).
+    /// Included outside any conditional (other than transparent include guards), in its own file and in every file
+    /// of the include chain above it: in every variant that reaches the level.
     unconditional: bool,
     guarded: bool,
 }
@@ -168,7 +169,8 @@ struct Frame {
     parent_active: bool,
     open_span: Span,
     seen_else: bool,
-    /// The `#ifndef` of an include guard.
+    /// The `#ifndef` of a transparent include guard (see [`Guard::First`]): it holds in every variant reaching it,
+    /// so an `#include` inside it is as unconditional as the chunk's own inclusion.
     guard: bool,
     /// Preserving mode: the frame opened a region on [`Preprocessor::regions`] (its branches are conditional).
     region: bool,
@@ -212,6 +214,10 @@ pub struct Preprocessor<'m> {
     /// by a new region. A `#define` made in a region that is still open is in effect in every variant that
     /// reaches the current directive, so a condition can be evaluated with it (see [`Self::evaluate`]).
     regions: Vec<u32>,
+    /// Whether the chunk being read was included from a kept conditional branch, in its including file or in a file
+    /// further up the include chain: nothing it includes is then included unconditionally (`#ifdef A` /
+    /// `#include "b.glsl"` / `#endif`, where `b.glsl` includes `c.glsl` outside any conditional of its own).
+    chain_conditional: bool,
 }
 
 impl<'m> Preprocessor<'m> {
@@ -234,6 +240,7 @@ impl<'m> Preprocessor<'m> {
             chunk_directives: Vec::new(),
             chain: Vec::new(),
             regions: Vec::new(),
+            chain_conditional: false,
         }
     }
 
@@ -416,9 +423,9 @@ impl<'m> Preprocessor<'m> {
                 } else {
                     Branch::Skipping
                 };
-                let is_guard = guard != Guard::No && kind == CondKind::Ifndef;
-                let transparent_guard =
-                    guard == Guard::First && rest.first().is_some_and(|name| !state.is_macro(name.sym));
+                let transparent_guard = guard == Guard::First
+                    && kind == CondKind::Ifndef
+                    && rest.first().is_some_and(|name| !state.is_macro(name.sym));
                 let region = branch == Branch::Kept && !self.variant && !transparent_guard;
                 if region {
                     let id = state.new_region();
@@ -430,7 +437,7 @@ impl<'m> Preprocessor<'m> {
                     parent_active,
                     open_span: span,
                     seen_else: false,
-                    guard: is_guard,
+                    guard: transparent_guard,
                     region,
                     none_taken,
                 });
@@ -518,7 +525,8 @@ impl<'m> Preprocessor<'m> {
                 _ => self.unexpected(rest.first(), "a macro name", span),
             },
             DirectiveName::Include => {
-                let unconditional = frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
+                let unconditional =
+                    !self.chain_conditional && frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
                 self.include(rest, span, state, out, unconditional);
             }
             DirectiveName::Other => {
@@ -799,7 +807,9 @@ impl<'m> Preprocessor<'m> {
         out.reserve(tokens.len());
         self.directives.reserve(tokens.len() / 16);
         self.chain.push(key);
+        let outer_conditional = std::mem::replace(&mut self.chain_conditional, !unconditional);
         self.file(&tokens, state, guard, out);
+        self.chain_conditional = outer_conditional;
         self.chain.pop();
         crate::pool::give(tokens);
     }

@@ -184,8 +184,9 @@ fn include_guards_splice_once() {
     assert_eq!(names, ["t.shader", "g.glsl", "plain.glsl", "plain.glsl"]);
 }
 
-/// A guarded chunk is skipped once every variant has read it: after an inclusion outside any conditional, or
-/// after it was spliced again outside any. A chunk spliced again keeps its guards (`Module::kept_guards`).
+/// A guarded chunk is skipped once every variant has read it: after an inclusion outside any conditional of the
+/// whole include chain (not only of the including file), or after it was spliced again outside any. A chunk
+/// spliced again keeps its guards (`Module::kept_guards`).
 #[test]
 fn guarded_chunks_are_skipped_once_every_variant_read_them() {
     let mut chunks = MapResolver::new();
@@ -194,6 +195,12 @@ fn guarded_chunks_are_skipped_once_every_variant_read_them() {
     let cases: &[(&str, &[&str], &[&str])] = &[
         // Included unconditionally first: the re-inclusion is skipped, the guard flattened.
         ("#include \"g.glsl\"\n#include \"w.glsl\"", &["g.glsl", "w.glsl"], &[]),
+        // `w.glsl` includes `g.glsl` outside a conditional of its own, but under `#ifdef A`: spliced again.
+        (
+            "#ifdef A\n#include \"w.glsl\"\n#endif\n#include \"g.glsl\"",
+            &["w.glsl", "g.glsl", "g.glsl"],
+            &["G_INCLUDED"],
+        ),
         // Spliced again outside any conditional: every variant has read it, the third inclusion is skipped.
         (
             "#ifdef A\n#include \"g.glsl\"\n#endif\n#include \"g.glsl\"\n#include \"w.glsl\"",

@@ -118,9 +118,9 @@ impl Interner {
         let (start, end) = (entry.start as usize, entry.start as usize + entry.len as usize);
         debug_assert!(start <= end && end <= self.text.len());
         // SAFETY: an entry only ever records the position of a whole `&str` right after it was appended to `text`
-        // (see `insert`), and `text` is never truncated, so `start..end` lies inside `text` on character
-        // boundaries. This is the resolve path of every name the backends print; the checked slice's boundary
-        // tests showed up as a tenth of name resolution.
+        // (see `insert`), and `text` is only ever cut together with the entries past the cut (see `truncate`), so
+        // `start..end` lies inside `text` on character boundaries. This is the resolve path of every name the
+        // backends print; the checked slice's boundary tests showed up as a tenth of name resolution.
         unsafe { self.text.get_unchecked(start..end) }
     }
 
@@ -288,6 +288,18 @@ impl Interner {
         self.entries.len()
     }
 
+    /// Forgets the names from index `len` on (those interned since [`Interner::len`] was `len`), as if they had
+    /// never been interned: the lexer, when it meets a line continuation, reads the text again with its lines
+    /// joined, and the pieces of a joined word it interned on the first reading must not stay behind (a name that
+    /// merely exists changes which fresh names the backends pick). The caller holds no [`Name`] of those.
+    pub fn truncate(&mut self, len: usize) {
+        let Some(&first_gone) = self.entries.get(len) else { return };
+        self.text.truncate(first_gone.start as usize);
+        self.entries.truncate(len);
+        // Rare (once per text with a continuation): the table is rebuilt rather than the names taken out of it.
+        self.grow(self.slots.len());
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -422,6 +434,35 @@ impl<'de> Deserialize<'de> for Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn truncate_forgets_the_newest_names_and_keeps_the_rest() {
+        let mut names = Interner::new();
+        let kept: Vec<Name> = (0..40).map(|i| names.intern(&format!("kept_name_{i}"))).collect();
+        let len = names.len();
+        // Enough new names to grow the table past its first size in between.
+        for i in 0..200 {
+            names.intern(&format!("gone_{i}"));
+        }
+        names.truncate(len);
+        assert_eq!(names.len(), len);
+        for (i, n) in kept.iter().enumerate() {
+            assert_eq!(names.lookup(&format!("kept_name_{i}")), Some(*n));
+            assert_eq!(names.resolve(*n), format!("kept_name_{i}"));
+        }
+        assert_eq!(names.lookup("gone_0"), None);
+        assert_eq!(names.lookup("gone_199"), None);
+        // A name interned again after the cut takes the first free index, and its text follows the kept ones'.
+        let again = names.intern("gone_7");
+        assert_eq!(names.resolve(again), "gone_7");
+        assert_eq!(names.len(), len + 1);
+        let mut fresh = Interner::new();
+        for i in 0..40 {
+            fresh.intern(&format!("kept_name_{i}"));
+        }
+        fresh.intern("gone_7");
+        assert_eq!(names, fresh);
+    }
 
     #[test]
     fn same_text_same_name_and_different_text_different_name() {

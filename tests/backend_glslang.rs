@@ -654,3 +654,42 @@ fn every_ok_fixture_stage_is_accepted_by_glslang() {
     ));
     fail_if_any(test, &failures);
 }
+
+/// Line continuations are joined before anything else reads the source (`docs/decisions.md`, "Line
+/// continuations"), and GLSL ES 1.00 has none: the fixture that continues a word, a number, an operator, a
+/// comment's `//`, a `#define` body and an `#if` condition over lines compiles, in preserving mode (the `#define`
+/// and the `#if` are written into the output) and in variant mode, for both targets, to stages without a
+/// backslash that glslangValidator accepts.
+#[test]
+fn continued_lines_reach_no_output() {
+    let test = "continued_lines_reach_no_output";
+    if !glslang_available(test) {
+        return;
+    }
+    let scratch = Scratch::new("glslang-continued");
+    let dir = manifest_dir().join("tests/fixtures/UndeclaredIdentifier");
+    let path = dir.join("ok-line-continuation.shader");
+    let (mut files, mut failures) = (Vec::new(), Vec::new());
+    for target in [Target::Gles100, Target::Gles300] {
+        for (mode, defines) in [("preserving", None), ("variant", Some(platform(target)))] {
+            let compiled = compile_file(&path, std::slice::from_ref(&dir), defines, target, true);
+            if compiled.has_errors() {
+                failures.push(format!("[{} {mode}]: refused", target.name()));
+                continue;
+            }
+            for pass in &compiled.passes {
+                let Some(sources) = &pass.sources else { continue };
+                for (ext, text) in [("vert", &sources.vertex), ("frag", &sources.fragment)] {
+                    if text.contains('\\') {
+                        failures.push(format!("[{} {mode}] {ext}: a backslash in the output:\n{text}", target.name()));
+                    }
+                    files.push(scratch.write(&format!("continued-{mode}.{}.{ext}", target.name()), text));
+                }
+            }
+        }
+    }
+    for (file, errors) in glslang_batch(&files) {
+        failures.push(format!("{}: glslang rejects it:\n  {}", file.display(), errors.join("\n  ")));
+    }
+    fail_if_any(test, &failures);
+}

@@ -494,12 +494,14 @@ fn conditionals_and_macros_are_kept_in_preserving_mode() {
 }
 
 /// A `#define` continued over lines is written on one line without its continuations' backslashes (a backslash
-/// left before a space is a stray character: expanding the output for a variant refused it).
+/// left before a space is a stray character: expanding the output for a variant refused it), and a continuation
+/// inside a word joins it (`2.` + `0` is `2.0`, as the lexer read it); a `(` after a continuation right after the
+/// name still makes the macro function-like.
 #[test]
 fn a_continued_define_is_one_line_without_backslashes() {
     for newline in ["\n", "\r\n"] {
         let body = format!(
-            "#define TWICE(x) ((x) * \\{newline}    2.0)\n\
+            "#define TWICE\\{newline}(x) ((x) * \\{newline}    2.\\{newline}0)\n\
              void vert() {{ gl_Position = vec4(0.0); }}\n\
              void frag() {{ gl_FragColor = vec4(TWICE(0.5)); }}"
         );
@@ -512,6 +514,26 @@ fn a_continued_define_is_one_line_without_backslashes() {
         assert_eq!(words, ["#define", "TWICE(x)", "((x)", "*", "2.0)"], "{newline:?}:\n{f}");
         assert!(!f.contains('\\'), "{newline:?}:\n{f}");
     }
+}
+
+/// An `#if` continued over lines is written on one line without the continuation: GLSL ES 1.00 has no line
+/// continuation, and the preserving output for it used to carry the source's.
+#[test]
+fn a_continued_condition_is_one_line_without_backslashes() {
+    let body = "void vert() { gl_Position = vec4(0.0); }\n\
+                void frag() {\n\
+                float y = 1.0;\n\
+                #if defined(HAS_A) && \\\n    defined(HAS_B)\n\
+                y = 2.0;\n\
+                #endif\n\
+                gl_FragColor = vec4(y); }";
+    let f = match compile_with(&shader(body), Target::Gles100, None) {
+        Ok(o) => o.fragment,
+        Err(e) => panic!("{:?}", e.iter().map(|e| e.message()).collect::<Vec<_>>()),
+    };
+    let line = f.lines().find(|l| l.starts_with("#if")).unwrap_or_default();
+    assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["#if", "defined(HAS_A)", "&&", "defined(HAS_B)"], "{f}");
+    assert!(!f.contains('\\'), "{f}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! per input line (tokens separated by single spaces).
 
 use crate::diag::Sink;
-use crate::lexer::lex;
+use crate::lexer::lex_telling_continuations;
 use crate::preprocess::{Directive, PpState, Preprocessor};
 use crate::token::{Token, TokenKind};
 use crate::{Limits, MapResolver};
@@ -21,13 +21,14 @@ pub struct Expansion {
 pub fn expand_macros(name: &str, text: &str, defines: &[(String, String)], limits: &Limits) -> Expansion {
     let mut module = Module::new(Mode::Variant { defines: defines.to_vec() });
     let file = module.sources.add(name, text, None);
-    let tokens = lex(text, file, &mut module.names);
+    let (tokens, continued) = lex_telling_continuations(text, file, &mut module.names);
     let mut state = PpState::default();
     let cmd = module.sources.add("<command line>", String::new(), None);
     state.define_command_line(defines, cmd, &mut module.names);
     let mut sink = Sink::default();
     let resolver = MapResolver::new();
     let mut pp = Preprocessor::new(&mut module, &mut sink, &resolver, limits, true);
+    pp.continued = continued;
     let out = pp.level(&tokens, &mut state);
     let directives = std::mem::take(&mut pp.directives);
     drop(pp);

@@ -1,8 +1,14 @@
 //! The lexer: ShaderLab text to tokens (the full GLSL ES 3.00 token set plus strings).
 //!
 //! It never fails: unreadable text becomes a [`TokenKind::Error`] token that the consumer reports, so text the
-//! compiler skips (an `Editor { }` block) produces no diagnostic. Comments and whitespace are dropped;
-//! a backslash before a line break joins the lines.
+//! compiler skips (an `Editor { }` block) produces no diagnostic. Comments and whitespace are dropped.
+//!
+//! A backslash right before a line break (a line continuation, GLSL ES 3.00 §3.2) is taken out with the line break
+//! before anything else is read, so `tex\` + line break + `ture` is the one identifier `texture` and a `#define`
+//! continued over lines is one directive line; only a `//` comment ends at its line's end whatever its last
+//! character (`docs/decisions.md`, "Line continuations"). A text without one is read as it is; the first
+//! continuation met sends the whole text to [`lex_continued`], which reads a copy with the continuations taken out
+//! and maps every span back onto the text, so a token that spans a continuation spans both its lines there.
 //!
 //! One table lookup on a token's first byte ([`START`]) picks what to scan; identifiers and blank runs are
 //! scanned in tight loops over a byte-class table ([`CLASS`]), and a punctuator is read from the table when it can
@@ -10,17 +16,25 @@
 
 use crate::token::{FloatValue, LexError, NumberError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
+use std::borrow::Cow;
 
 /// The tokens of `text`. A text over [`TINY_TEXT`] bytes gets its vector from the thread's pool: give it back
 /// with `pool::give` when done (tokens kept longer, such as a macro body, come from [`lex_kept`]).
 pub fn lex(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
+    lex_text(text, file, names, None).0
+}
+
+/// [`lex`], also telling whether the text has a line continuation (outside a `//` comment): text taken from it by
+/// a span (a directive's condition, a macro body) then needs its continuations taken out
+/// ([`without_continuations`]).
+pub fn lex_telling_continuations(text: &str, file: FileId, names: &mut Interner) -> (Vec<Token>, bool) {
     lex_text(text, file, names, None)
 }
 
 /// [`lex`] into a vector of the text's own (not from the pool): for tokens kept to the end of the compile, such
 /// as the body of a `-D` macro, which would otherwise keep a pooled buffer from ever going back.
 pub fn lex_kept(text: &str, file: FileId, names: &mut Interner) -> Vec<Token> {
-    let mut out = lex_into(own_buffer(text.len()), text, file, names, None);
+    let (mut out, _) = lex_into(own_buffer(text.len()), text, file, names, None);
     out.shrink_to_fit();
     out
 }
@@ -31,14 +45,20 @@ fn own_buffer(len: usize) -> Vec<Token> {
     Vec::with_capacity(if len <= TINY_TEXT { len } else { len / 3 + 16 })
 }
 
-/// [`lex`], also noting in `directives` (cleared first) the index of every `#` token that starts its line, in
-/// order: the preprocessor's directive lines, found while lexing instead of by a second scan of the tokens.
-pub fn lex_noting_directives(text: &str, file: FileId, names: &mut Interner, directives: &mut Vec<u32>) -> Vec<Token> {
+/// [`lex_telling_continuations`], also noting in `directives` (cleared first) the index of every `#` token that
+/// starts its line, in order: the preprocessor's directive lines, found while lexing instead of by a second scan
+/// of the tokens.
+pub fn lex_noting_directives(
+    text: &str,
+    file: FileId,
+    names: &mut Interner,
+    directives: &mut Vec<u32>,
+) -> (Vec<Token>, bool) {
     directives.clear();
     lex_text(text, file, names, Some(directives))
 }
 
-fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&mut Vec<u32>>) -> Vec<Token> {
+fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&mut Vec<u32>>) -> (Vec<Token>, bool) {
     // Reserving up front avoids regrowing (and copying) the vector. A text takes a buffer from the thread's pool
     // (the frontend gives the file's and every chunk's tokens back when it is done with them, so a compile
     // allocates none after the first), sized for dense code (a token per three bytes: generated or minified
@@ -47,17 +67,132 @@ fn lex_text(text: &str, file: FileId, names: &mut Interner, directives: Option<&
     lex_into(out, text, file, names, directives)
 }
 
-/// Lex `text` into `out` (empty, with room reserved).
+/// Lex `text` into `out` (empty, with room reserved); also whether the text has a line continuation.
 fn lex_into(
     out: Vec<Token>,
     text: &str,
     file: FileId,
     names: &mut Interner,
     directives: Option<&mut Vec<u32>>,
-) -> Vec<Token> {
-    let mut lexer = Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives };
-    lexer.run(names);
-    lexer.out
+) -> (Vec<Token>, bool) {
+    let first_new_name = names.len();
+    let mut lexer =
+        Lexer { bytes: text.as_bytes(), text, file, line_start: true, out, directives, joins: &[], continued: false };
+    lexer.run::<false>(names);
+    if lexer.continued {
+        return (lex_continued(lexer, first_new_name, names), true);
+    }
+    (lexer.out, false)
+}
+
+/// Where a line continuation was taken out of a text: the offset in the joined copy where it stood, and how many
+/// bytes all continuations up to this one took out.
+#[derive(Clone, Copy)]
+struct Join {
+    at: u32,
+    removed: u32,
+}
+
+/// The rest of [`lex_into`] for a text with a line continuation, which `first` (the lexer of the text as it is)
+/// met: everything it produced is dropped, the names it interned too (the first half of a joined word must not
+/// stay an interned name), and the text is read again with its continuations taken out. Spans come back onto
+/// the text: a token starts after any continuation right before it and ends before any right after it, and one
+/// spanning a continuation spans it.
+#[cold]
+#[inline(never)]
+fn lex_continued(first: Lexer<'_, '_>, first_new_name: usize, names: &mut Interner) -> Vec<Token> {
+    let Lexer { text, file, mut out, mut directives, .. } = first;
+    out.clear();
+    if let Some(d) = directives.as_deref_mut() {
+        d.clear();
+    }
+    names.truncate(first_new_name);
+    let (joined, joins) = join_lines(text);
+    let mut lexer = Lexer {
+        bytes: joined.as_bytes(),
+        text: &joined,
+        file,
+        line_start: true,
+        out,
+        directives,
+        joins: &joins,
+        continued: false,
+    };
+    lexer.run::<true>(names);
+    let mut out = lexer.out;
+    // Spans are in order, so one pass moves a cursor for the starts and one for the ends.
+    let removed_before = |cursor: &mut usize, offset: u32, at_or_before: bool| -> u32 {
+        while let Some(j) = joins.get(*cursor) {
+            if j.at < offset || (at_or_before && j.at == offset) {
+                *cursor += 1;
+            } else {
+                break;
+            }
+        }
+        cursor.checked_sub(1).map_or(0, |i| joins[i].removed)
+    };
+    let (mut starts, mut ends) = (0, 0);
+    for t in &mut out {
+        t.span.start += removed_before(&mut starts, t.span.start, true);
+        // (No token is empty, but an empty one at a continuation would otherwise end before it starts.)
+        t.span.end = (t.span.end + removed_before(&mut ends, t.span.end, false)).max(t.span.start);
+    }
+    out
+}
+
+/// `text` with every line continuation (a backslash right before `\n` or `\r\n`) taken out, read from left to
+/// right once (a backslash that a continuation leaves before a line break does not continue it), and where each
+/// was (see [`Join`]).
+fn join_lines(text: &str) -> (String, Vec<Join>) {
+    let bytes = text.as_bytes();
+    let mut joined = String::with_capacity(text.len());
+    let mut joins = Vec::new();
+    let (mut copied, mut removed) = (0, 0);
+    let mut pos = 0;
+    while let Some(found) = bytes[pos..].iter().position(|&b| b == b'\\') {
+        let at = pos + found;
+        pos = at + 1;
+        let len = match (bytes.get(at + 1), bytes.get(at + 2)) {
+            (Some(b'\n'), _) => 2,
+            (Some(b'\r'), Some(b'\n')) => 3,
+            _ => continue,
+        };
+        // `at` and `at + len` hold ASCII bytes, so both are character boundaries.
+        joined.push_str(&text[copied..at]);
+        removed += len;
+        joins.push(Join { at: joined.len() as u32, removed: removed as u32 });
+        copied = at + len;
+        pos = copied;
+    }
+    joined.push_str(&text[copied..]);
+    (joined, joins)
+}
+
+/// `text` without its line continuations, as the lexer reads it (see [`join_lines`]); borrowed when it has none.
+/// For text taken from the source by a span, such as a directive's condition or a macro body.
+pub(crate) fn without_continuations(text: &str) -> Cow<'_, str> {
+    if text.contains('\\') {
+        Cow::Owned(join_lines(text).0)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The length of the line continuation at `pos` in `bytes` (2, 3 for `\r\n`), 0 when there is none.
+#[inline]
+fn continuation_len(bytes: &[u8], pos: usize) -> usize {
+    match (bytes.get(pos), bytes.get(pos + 1), bytes.get(pos + 2)) {
+        (Some(b'\\'), Some(b'\n'), _) => 2,
+        (Some(b'\\'), Some(b'\r'), Some(b'\n')) => 3,
+        _ => 0,
+    }
+}
+
+/// Whether the line break at `pos` ends a line continuation.
+#[inline]
+fn ends_continuation(bytes: &[u8], pos: usize) -> bool {
+    let before = |n: usize| pos.checked_sub(n).and_then(|i| bytes.get(i)).copied();
+    before(1) == Some(b'\\') || (before(1) == Some(b'\r') && before(2) == Some(b'\\'))
 }
 
 /// Texts up to this many bytes get a token vector of their length (see [`lex`]).
@@ -72,6 +207,11 @@ struct Lexer<'a, 'd> {
     out: Vec<Token>,
     /// Where to note the indices of line-starting `#` tokens (see [`lex_noting_directives`]).
     directives: Option<&'d mut Vec<u32>>,
+    /// Empty for a text read as it is; for one whose continuations were taken out ([`lex_continued`]), where they
+    /// were.
+    joins: &'a [Join],
+    /// Reading the text as it is met a line continuation: the text is read again, joined.
+    continued: bool,
 }
 
 /// Byte classes, looked up once per byte on the lexer's hottest loops (identifiers and blanks) instead of a chain
@@ -348,7 +488,10 @@ impl<'a> Lexer<'a, '_> {
         self.line_start = false;
     }
 
-    fn run(&mut self, names: &mut Interner) {
+    /// Reads the text into `out`. `JOINED`: the text is a copy with its continuations taken out ([`Lexer::joins`]);
+    /// otherwise the first continuation met stops the reading ([`Lexer::continued`]). A parameter, not a test of
+    /// `joins`, so that the reading of a text as it is (every compile's) has no test of its own for them.
+    fn run<const JOINED: bool>(&mut self, names: &mut Interner) {
         let bytes = self.bytes;
         let text: &'a str = self.text;
         let empty = Interner::EMPTY;
@@ -407,8 +550,13 @@ impl<'a> Lexer<'a, '_> {
                     self.push(TokenKind::Punct(Punct::Dot), empty, start, pos);
                 }
                 Start::Slash => match self.at(pos + 1) {
-                    b'/' => pos += memchr_newline(&bytes[pos..]).unwrap_or(bytes.len() - pos),
-                    b'*' => pos = self.block_comment(start),
+                    b'/' => {
+                        pos += memchr_newline(&bytes[pos..]).unwrap_or(bytes.len() - pos);
+                        if JOINED {
+                            pos = self.line_comment_end(start, pos);
+                        }
+                    }
+                    b'*' => pos = self.block_comment::<JOINED>(start),
                     b'=' => {
                         pos += 2;
                         self.push(TokenKind::Punct(Punct::SlashAssign), empty, start, pos);
@@ -427,19 +575,27 @@ impl<'a> Lexer<'a, '_> {
                         let sym = names.intern_range(text, start + 1, pos);
                         pos += 1;
                         self.push(TokenKind::Str, sym, start, pos);
+                    } else if !JOINED && self.at(pos) == b'\n' && ends_continuation(bytes, pos) {
+                        // The string goes on past a continuation: read the text again, joined.
+                        self.continued = true;
+                        return;
                     } else {
                         self.push(TokenKind::Error(LexError::UnterminatedString), empty, start, pos);
                     }
                 }
-                Start::Backslash if self.at(pos + 1) == b'\n' => pos += 2,
-                Start::Backslash if self.at(pos + 1) == b'\r' && self.at(pos + 2) == b'\n' => pos += 3,
+                // A continuation in a joined text is a stray backslash before a line break that a continuation
+                // left (`\\` + line break + line break): an error like any other backslash.
+                Start::Backslash if !JOINED && continuation_len(bytes, pos) != 0 => {
+                    self.continued = true;
+                    return;
+                }
                 Start::Backslash | Start::Other => pos = self.error_run(start),
             }
         }
     }
 
     /// Skips the `/* ... */` comment at `start`; returns the position after it.
-    fn block_comment(&mut self, start: usize) -> usize {
+    fn block_comment<const JOINED: bool>(&mut self, start: usize) -> usize {
         let bytes = self.bytes;
         let mut pos = start + 2;
         while pos < bytes.len() {
@@ -447,6 +603,12 @@ impl<'a> Lexer<'a, '_> {
                 return pos + 2;
             }
             if bytes[pos] == b'\n' {
+                if !JOINED && ends_continuation(bytes, pos) {
+                    // A continuation does not separate lines, and may split the closing `*/`: read the text
+                    // again, joined.
+                    self.continued = true;
+                    return bytes.len();
+                }
                 // A multi-line comment still separates lines for directives.
                 self.line_start = true;
             }
@@ -457,6 +619,24 @@ impl<'a> Lexer<'a, '_> {
         self.push(TokenKind::Error(LexError::UnterminatedComment), Interner::EMPTY, start, start + 2);
         self.line_start = line_start;
         pos
+    }
+
+    /// In a joined text, the end of the `//` comment at `start` that the next line break would end at `end`: a
+    /// line comment ends at its line's end even when a backslash is its last character (see the module's
+    /// documentation), so it ends at the first continuation taken out after its `//` if that comes first, and the
+    /// next token starts a line.
+    #[cold]
+    fn line_comment_end(&mut self, start: usize, end: usize) -> usize {
+        // The comment's text starts after `//` (the `//` itself may be split by a continuation).
+        let body = start as u32 + 2;
+        let next = self.joins.partition_point(|j| j.at < body);
+        match self.joins.get(next) {
+            Some(j) if (j.at as usize) < end => {
+                self.line_start = true;
+                j.at as usize
+            }
+            _ => end,
+        }
     }
 
     /// A run of characters that start no token, from `start`, as one error token; returns its end.
@@ -700,7 +880,8 @@ mod tests {
         // The identifier arm pushes a following one-byte punctuator itself: the same tokens, spans and line starts
         // as with a blank between them, for every pair of bytes that can follow an identifier (the second byte
         // decides whether the first starts a longer punctuator: `+=`, `<<`, `//`), at the end of the text too, and
-        // before a character outside ASCII.
+        // before a character outside ASCII. (A backslash and a line break are a continuation, which joins the
+        // identifier to what follows: `continuations_join_tokens`.)
         let shape = |text: &str| -> Vec<(TokenKind, String, bool)> {
             let mut names = Interner::new();
             lex(text, FileId::from_u32(0), &mut names)
@@ -712,7 +893,7 @@ mod tests {
         for c in (1u8..128).map(char::from).filter(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
             same(format!("x{c}"), format!("x {c}"));
             same(format!("x{c}\u{e9}("), format!("x {c}\u{e9}("));
-            for d in (1u8..128).map(char::from) {
+            for d in (1u8..128).map(char::from).filter(|&d| !(c == '\\' && d == '\n')) {
                 same(format!("x{c}{d}y\nz{c}{d}"), format!("x {c}{d}y\nz {c}{d}"));
             }
         }
@@ -725,6 +906,153 @@ mod tests {
         let toks = lex("#define A \\\n 1\nB", FileId::from_u32(0), &mut names);
         let starts: Vec<bool> = toks.iter().map(|t| t.line_start).collect();
         assert_eq!(starts, vec![true, false, false, false, true]);
+    }
+
+    /// Each token of `text`: its kind, its interned spelling (empty for punctuators), the source text its span
+    /// covers, and whether it starts a line.
+    fn read(text: &str) -> Vec<(TokenKind, String, String, bool)> {
+        let mut names = Interner::new();
+        lex(text, FileId::from_u32(0), &mut names)
+            .iter()
+            .map(|t| {
+                let covered = text[t.span.start as usize..t.span.end as usize].to_string();
+                (t.kind, names.resolve(t.sym).to_string(), covered, t.line_start)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn continuations_join_tokens() {
+        use Punct::*;
+        let ident = |s: &str, covered: &str, start| (TokenKind::Ident, s.to_string(), covered.to_string(), start);
+        let punct = |p, covered: &str| (TokenKind::Punct(p), String::new(), covered.to_string(), false);
+        // An identifier, its span over both lines (LF and CRLF), and the tokens around it untouched.
+        assert_eq!(
+            read("float tex\\\ntureName = 1.0;")[..3],
+            [ident("float", "float", true), ident("textureName", "tex\\\ntureName", false), punct(Assign, "=")]
+        );
+        assert_eq!(read("tex\\\r\ntureName"), [ident("textureName", "tex\\\r\ntureName", true)]);
+        // Numbers, spelled joined.
+        let float = |v: f64| TokenKind::Float(FloatValue::new(v));
+        assert_eq!(read("1.\\\n5")[0].0, float(1.5));
+        assert_eq!(read("1.\\\n5")[0].1, "1.5");
+        assert_eq!(read("0x1\\\nF")[0].0, TokenKind::Int(31));
+        assert_eq!(read("2e\\\n3")[0].0, float(2000.0));
+        assert_eq!(read("\\\n.5")[0].0, float(0.5));
+        // Operators of two and three bytes, across one continuation or two.
+        assert_eq!(read("a +\\\n= b")[1], punct(PlusAssign, "+\\\n="));
+        assert_eq!(read("a <\\\n<\\\r\n= b")[1], punct(ShlAssign, "<\\\n<\\\r\n="));
+        assert_eq!(read("a &\\\n& b")[1], punct(AndAnd, "&\\\n&"));
+        // A comment's `//` or `/*` split by a continuation still opens it; a `*/` split by one closes it.
+        assert_eq!(read("a /\\\n/ b\nc"), [ident("a", "a", true), ident("c", "c", true)]);
+        assert_eq!(read("a /\\\n* b */ c"), [ident("a", "a", true), ident("c", "c", false)]);
+        assert_eq!(read("a /* b *\\\n/ c"), [ident("a", "a", true), ident("c", "c", false)]);
+        // A continuation inside a block comment does not separate lines.
+        assert_eq!(read("a /* \\\n */ b"), [ident("a", "a", true), ident("b", "b", false)]);
+        // A string (ShaderLab names) is joined too.
+        assert_eq!(read("\"ab\\\ncd\"")[0].1, "abcd");
+        // (A string cut short by the end of the text right after a backslash is merely unterminated.)
+        let mut names = Interner::new();
+        let (toks, continued) = lex_telling_continuations("\"ab\\", FileId::from_u32(0), &mut names);
+        assert!(!continued);
+        assert!(matches!(toks[0].kind, TokenKind::Error(LexError::UnterminatedString)));
+        // A token starts after a continuation right before it and ends before one right after it.
+        assert_eq!(read("a \\\nb"), [ident("a", "a", true), ident("b", "b", false)]);
+        assert_eq!(read("a\\\n b"), [ident("a", "a", true), ident("b", "b", false)]);
+        let spans: Vec<(u32, u32)> = {
+            let mut names = Interner::new();
+            lex("a\\\n b \\\nc", FileId::from_u32(0), &mut names).iter().map(|t| (t.span.start, t.span.end)).collect()
+        };
+        assert_eq!(spans, [(0, 1), (4, 5), (8, 9)]);
+        // A backslash that a continuation leaves before a line break is a stray character, not a continuation.
+        let stray = read("\\\\\n\nx");
+        assert!(matches!(stray[0].0, TokenKind::Error(LexError::UnexpectedChar('\\'))), "{stray:?}");
+        assert_eq!(stray[0].2, "\\");
+        assert_eq!(stray[1], ident("x", "x", true));
+    }
+
+    #[test]
+    fn a_line_comment_ends_at_its_line_end_after_a_backslash() {
+        // Also when the text has a continuation elsewhere and is read joined.
+        for text in ["a // c \\\nb", "a // c \\\r\nb", "x\\\ny // c \\\nb", "a //\\\nb", "x\\\ny //\\\nb"] {
+            let toks = read(text);
+            assert_eq!(toks.last().map(|t| (t.1.as_str(), t.3)), Some(("b", true)), "{text:?}: {toks:?}");
+            assert_eq!(toks.len(), 2, "{text:?}: {toks:?}");
+        }
+        assert_eq!(read("x\\\ny // c \\\nb")[0].1, "xy");
+        // A `#define` line ends there too.
+        let toks = read("#define A 1 // c \\\n#define B 2\\\n3");
+        let starts: Vec<bool> = toks.iter().map(|t| t.3).collect();
+        assert_eq!(starts, [true, false, false, false, true, false, false, false]);
+        assert_eq!(toks[7].1, "23");
+    }
+
+    #[test]
+    fn a_text_read_again_joined_keeps_no_trace_of_the_first_reading() {
+        // The names the first reading interned up to the continuation (`tex`) are gone, and the directive lines
+        // are noted once.
+        let mut names = Interner::new();
+        let before = names.len();
+        let mut directives = Vec::new();
+        let (toks, continued) =
+            lex_noting_directives("#a\nq tex\\\nture\n#b", FileId::from_u32(0), &mut names, &mut directives);
+        assert!(continued);
+        assert_eq!(directives, [0, 4]);
+        assert_eq!(toks.len(), 6);
+        assert_eq!(names.lookup("tex"), None);
+        assert!(names.lookup("texture").is_some());
+        let spelled: Vec<&str> = names.iter().skip(before).collect();
+        assert_eq!(spelled, ["a", "q", "texture", "b"]);
+    }
+
+    #[test]
+    fn a_text_with_continuations_reads_as_its_joined_copy() {
+        // Pseudo-random texts of pieces that continuations may split: read as they are, they give the tokens of
+        // the copy with the continuations taken out (no `/` among the pieces: a `//` comment is the one place
+        // where the two differ), and each token's span covers, continuations aside, what the copy's token spells.
+        // With `/` too, every span stays inside the text, on character boundaries, in order, and is not empty.
+        let pieces = [
+            "a", "b1", "_x", "1", "0x", "F", ".", "5", "e", "u", "+", "=", "<", ">", "&", "|", "-", " ", "\n", "\t",
+            "\"", "#", "(", ")", ";", "\u{e9}", "@", "\\", "\r", "\\\n", "\\\n", "\\\r\n", "\\\n\\\n", "*",
+        ];
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for round in 0..3000 {
+            let with_slash = round % 3 == 0;
+            let mut text = String::new();
+            for _ in 0..1 + next(24) {
+                text.push_str(if with_slash && next(6) == 0 { "/" } else { pieces[next(pieces.len())] });
+            }
+            let mut names = Interner::new();
+            let toks = lex(&text, FileId::from_u32(0), &mut names);
+            let mut last_end = 0;
+            for t in &toks {
+                let (start, end) = (t.span.start as usize, t.span.end as usize);
+                assert!(last_end <= start && start < end && end <= text.len(), "{text:?}: {toks:?}");
+                assert!(text.is_char_boundary(start) && text.is_char_boundary(end), "{text:?}: {toks:?}");
+                last_end = end;
+            }
+            let (joined, _) = join_lines(&text);
+            // (A backslash that a continuation leaves before a line break is a stray one: read as it is, the copy
+            // would take it for a continuation.)
+            if with_slash || !join_lines(&joined).1.is_empty() {
+                continue;
+            }
+            let mut joined_names = Interner::new();
+            let expected = lex(&joined, FileId::from_u32(0), &mut joined_names);
+            assert_eq!(toks.len(), expected.len(), "{text:?}: {toks:?}");
+            for (t, e) in toks.iter().zip(&expected) {
+                assert_eq!((t.kind, t.line_start), (e.kind, e.line_start), "{text:?}");
+                assert_eq!(names.resolve(t.sym), joined_names.resolve(e.sym), "{text:?}");
+                let covered = without_continuations(&text[t.span.start as usize..t.span.end as usize]).into_owned();
+                assert_eq!(covered, joined[e.span.start as usize..e.span.end as usize], "{text:?}");
+            }
+        }
     }
 
     #[test]

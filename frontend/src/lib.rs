@@ -124,7 +124,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
     // the regrowth path.
     module.sources.files = PrimaryMap::with_capacity(4);
     let file = module.sources.add(name, text, None);
-    let tokens = lexer::lex(text, file, &mut module.names);
+    let (tokens, file_continued) = lexer::lex_telling_continuations(text, file, &mut module.names);
     let mut sink = Sink::default();
     let Some(mut shader) = structure::parse_structure(&tokens, &module.names, &mut sink) else {
         pool::give(tokens);
@@ -151,6 +151,7 @@ pub fn parse(name: &str, text: &str, resolver: &dyn IncludeResolver, options: &O
         keywords,
         builtin_type_ids,
         file_tokens: &tokens,
+        file_continued,
     };
 
     // The syntax's names and tags move into the module (the syntax is not used after its level is read).
@@ -303,6 +304,8 @@ struct Driver<'a> {
     builtin_type_ids: BuiltinTypeIds,
     /// The main file's tokens, which levels' texts are runs of.
     file_tokens: &'a [token::Token],
+    /// The main file has a line continuation (see [`Preprocessor::continued`]).
+    file_continued: bool,
 }
 
 impl Driver<'_> {
@@ -315,6 +318,7 @@ impl Driver<'_> {
         }
         let variant = self.options.defines.is_some();
         let mut pp = Preprocessor::new(self.module, self.sink, self.resolver, &self.options.limits, variant);
+        pp.continued = self.file_continued;
         let mut joined = Vec::new();
         let tokens = pp.level(level.text(self.file_tokens, &mut joined), &mut state.pp);
         let directives = std::mem::take(&mut pp.directives);

@@ -218,6 +218,9 @@ pub struct Preprocessor<'m> {
     /// further up the include chain: nothing it includes is then included unconditionally (`#ifdef A` /
     /// `#include "b.glsl"` / `#endif`, where `b.glsl` includes `c.glsl` outside any conditional of its own).
     chain_conditional: bool,
+    /// Some text read here (the main file, set by the caller, or a chunk) has a line continuation: text taken from
+    /// the source by a span must have them taken out. Texts without one (nearly all) skip looking for them.
+    pub continued: bool,
 }
 
 impl<'m> Preprocessor<'m> {
@@ -241,6 +244,7 @@ impl<'m> Preprocessor<'m> {
             chain: Vec::new(),
             regions: Vec::new(),
             chain_conditional: false,
+            continued: false,
         }
     }
 
@@ -367,13 +371,29 @@ impl<'m> Preprocessor<'m> {
         self.sink.syntax(clue, t.span);
     }
 
+    /// Whether nothing but line continuations stands between `a` and `b`, which follows it in the same file.
+    #[cold]
+    fn only_continuations(&self, a: Span, b: Span) -> bool {
+        let gap = Span { file: a.file, start: a.end, end: b.start };
+        a.file == b.file
+            && a.end < b.start
+            && crate::lexer::without_continuations(self.module.sources.snippet(gap)).is_empty()
+    }
+
     fn text_of(&self, toks: &[Token]) -> String {
         let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
             return String::new();
         };
         if first.span.file == last.span.file {
             let span = first.span.to(last.span);
-            return self.module.sources.snippet(span).to_owned();
+            let text = self.module.sources.snippet(span);
+            // Without its continuations: the text is written into the output on one line, and a continuation is
+            // an error in GLSL ES 1.00.
+            return if self.continued {
+                crate::lexer::without_continuations(text).into_owned()
+            } else {
+                text.to_owned()
+            };
         }
         toks.iter().map(|t| self.module.names.resolve(t.sym)).collect::<Vec<_>>().join(" ")
     }
@@ -658,8 +678,11 @@ impl<'m> Preprocessor<'m> {
         let mut body_start = 1;
         let mut params = None;
         if let Some(paren) = rest.get(1) {
-            // Function-like only when `(` touches the name.
-            if paren.is_punct(Punct::LParen) && paren.span.start == name_tok.span.end {
+            // Function-like only when `(` touches the name (line continuations between them aside: they join).
+            if paren.is_punct(Punct::LParen)
+                && (paren.span.start == name_tok.span.end
+                    || (self.continued && self.only_continuations(name_tok.span, paren.span)))
+            {
                 let mut list = Vec::new();
                 let mut j = 2;
                 let mut ok = false;
@@ -763,7 +786,12 @@ impl<'m> Preprocessor<'m> {
         let module = &mut *self.module;
         module.names.reserve_total(crate::include_room_total());
         let tokens = match module.sources.files.get(file) {
-            Some(f) => lex_noting_directives(&f.text, file, &mut module.names, &mut self.chunk_directives),
+            Some(f) => {
+                let (tokens, continued) =
+                    lex_noting_directives(&f.text, file, &mut module.names, &mut self.chunk_directives);
+                self.continued |= continued;
+                tokens
+            }
             None => {
                 self.chunk_directives.clear();
                 Vec::new()

@@ -2,7 +2,8 @@
 // was written into the preserving output on one line with the backslash kept before a space, a stray character:
 // expanding the output for any variant reported UnexpectedToken at it (the macro need not even be used). Now the
 // continuation's backslash is dropped with its line break. The fuzzer's input continued a line inside a word
-// (`tex\` / `tureName`), which the lexer reads as two words (a continuation is a blank to it).
+// (`tex\` / `tureName`), which the lexer then read as two words; it now joins them into one (`textureName`), as
+// GLSL ES 3.00 does, and the body is written joined.
 Shader "Regression/ContinuedDefine" {
   SubShader "Default" {
     Pass "P" {

@@ -87,20 +87,9 @@ impl<'a> Writer<'a> {
             }
             if !def.body.is_empty() {
                 text.push(' ');
-                // A body continued over lines is one line in the output: each line break inside it ends a line
-                // continuation, whose backslash goes with it (a backslash before a space is a stray character that
-                // expanding the output would refuse). The lexer reads a continuation as a blank, so a space
-                // replaces it.
-                for line in def.body.split_inclusive('\n') {
-                    match line.strip_suffix('\n') {
-                        Some(line) => {
-                            let line = line.strip_suffix('\r').unwrap_or(line);
-                            text.push_str(line.strip_suffix('\\').unwrap_or(line));
-                            text.push(' ');
-                        }
-                        None => text.push_str(line),
-                    }
-                }
+                // One line: the frontend took a body continued over lines out of the source with its line
+                // continuations removed, as the lexer joined them.
+                text.push_str(&def.body);
             }
             w.group(GROUP_DEFINE);
             w.directive(text);

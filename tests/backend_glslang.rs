@@ -592,6 +592,24 @@ fn backends_never_panic_on_fixtures_and_examples() {
     fail_if_any("backends_never_panic_on_fixtures_and_examples", &failures);
 }
 
+/// Writes every stage of `compiled` into `scratch` as `<stem>-<pass index>.<target>.<vert|frag>` and hands each to
+/// `each` with its pass's name, its extension and its text.
+fn write_stages(
+    scratch: &Scratch,
+    compiled: &Compiled,
+    stem: &str,
+    target: Target,
+    mut each: impl FnMut(PathBuf, &str, &str, &str),
+) {
+    for (k, pass) in compiled.passes.iter().enumerate() {
+        let Some(sources) = &pass.sources else { continue };
+        for (ext, text) in [("vert", &sources.vertex), ("frag", &sources.fragment)] {
+            let file = scratch.write(&format!("{stem}-{k}.{}.{ext}", target.name()), text);
+            each(file, &pass.name, ext, text);
+        }
+    }
+}
+
 /// Every right example of the fixtures (`ok*.shader`), in both targets in variant mode with the platform macros:
 /// each emitted stage, with the engine's header, is accepted by glslangValidator (a fixture's glslang twin checks
 /// the rule; this checks what the backends make of the legal forms, such as a matrix constructor whose last
@@ -627,18 +645,11 @@ fn every_ok_fixture_stage_is_accepted_by_glslang() {
                     refused += 1;
                     continue;
                 }
-                for (k, pass) in compiled.passes.iter().enumerate() {
-                    let Some(sources) = &pass.sources else { continue };
-                    for (ext, text) in [("vert", &sources.vertex), ("frag", &sources.fragment)] {
-                        let stem = format!("{}-{}-{k}", file_name(&dir), file_name(&path));
-                        let file = scratch.write(&format!("{stem}.{}.{ext}", target.name()), text);
-                        labels.insert(
-                            file.clone(),
-                            format!("{} [{}] pass '{}' {ext}", path.display(), target.name(), pass.name),
-                        );
-                        files.push(file);
-                    }
-                }
+                let stem = format!("{}-{}", file_name(&dir), file_name(&path));
+                write_stages(&scratch, &compiled, &stem, target, |file, pass, ext, _| {
+                    labels.insert(file.clone(), format!("{} [{}] pass '{pass}' {ext}", path.display(), target.name()));
+                    files.push(file);
+                });
             }
         }
     }
@@ -677,15 +688,12 @@ fn continued_lines_reach_no_output() {
                 failures.push(format!("[{} {mode}]: refused", target.name()));
                 continue;
             }
-            for pass in &compiled.passes {
-                let Some(sources) = &pass.sources else { continue };
-                for (ext, text) in [("vert", &sources.vertex), ("frag", &sources.fragment)] {
-                    if text.contains('\\') {
-                        failures.push(format!("[{} {mode}] {ext}: a backslash in the output:\n{text}", target.name()));
-                    }
-                    files.push(scratch.write(&format!("continued-{mode}.{}.{ext}", target.name()), text));
+            write_stages(&scratch, &compiled, &format!("continued-{mode}"), target, |file, _, ext, text| {
+                if text.contains('\\') {
+                    failures.push(format!("[{} {mode}] {ext}: a backslash in the output:\n{text}", target.name()));
                 }
-            }
+                files.push(file);
+            });
         }
     }
     for (file, errors) in glslang_batch(&files) {

@@ -152,10 +152,9 @@ fn join_lines(text: &str) -> (String, Vec<Join>) {
     while let Some(found) = bytes[pos..].iter().position(|&b| b == b'\\') {
         let at = pos + found;
         pos = at + 1;
-        let len = match (bytes.get(at + 1), bytes.get(at + 2)) {
-            (Some(b'\n'), _) => 2,
-            (Some(b'\r'), Some(b'\n')) => 3,
-            _ => continue,
+        let len = match continuation_len(bytes, at) {
+            0 => continue,
+            len => len,
         };
         // `at` and `at + len` hold ASCII bytes, so both are character boundaries.
         joined.push_str(&text[copied..at]);

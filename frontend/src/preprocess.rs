@@ -169,10 +169,8 @@ struct Frame {
     parent_active: bool,
     open_span: Span,
     seen_else: bool,
-    /// The `#ifndef` of a transparent include guard (see [`Guard::First`]): it holds in every variant reaching it,
-    /// so an `#include` inside it is as unconditional as the chunk's own inclusion.
-    guard: bool,
-    /// Preserving mode: the frame opened a region on [`Preprocessor::regions`] (its branches are conditional).
+    /// The frame opened a region on [`Preprocessor::regions`]: its branches are kept as conditionals (a
+    /// transparent include guard, see [`Guard::First`], opens none: it holds in every variant reaching it).
     region: bool,
     /// Preserving mode: every branch so far is untaken in every variant that reaches the `#if` (its conditions
     /// evaluate to 0 with the definitions all those variants share), so the next `#elif` is evaluated in all of
@@ -209,15 +207,14 @@ pub struct Preprocessor<'m> {
     /// The normalized keys of the chunks being included, outermost first (the main file, whose key is "", is not
     /// in it): pushed and popped around each chunk, not copied per chunk.
     chain: Vec<String>,
-    /// Preserving mode: the open conditional regions, outermost first, across the files being included. A region
-    /// is one branch of a kept conditional (an include guard opening none); `#elif` and `#else` replace the top
-    /// by a new region. A `#define` made in a region that is still open is in effect in every variant that
-    /// reaches the current directive, so a condition can be evaluated with it (see [`Self::evaluate`]).
+    /// The open conditional regions, outermost first, across the files being included. A region is one branch of
+    /// a kept conditional (an include guard that holds in every variant opening none); `#elif` and `#else` replace
+    /// the top by a new region. A `#define` made in a region that is still open is in effect in every variant that
+    /// reaches the current directive, so a condition can be evaluated with it in preserving mode (see
+    /// [`Self::evaluate`]); and an `#include` is unconditional exactly when none is open, in its own file or in one
+    /// further up the include chain (`#ifdef A` / `#include "b.glsl"` / `#endif`, where `b.glsl` includes `c.glsl`
+    /// outside any conditional of its own).
     regions: Vec<u32>,
-    /// Whether the chunk being read was included from a kept conditional branch, in its including file or in a file
-    /// further up the include chain: nothing it includes is then included unconditionally (`#ifdef A` /
-    /// `#include "b.glsl"` / `#endif`, where `b.glsl` includes `c.glsl` outside any conditional of its own).
-    chain_conditional: bool,
     /// Some text read here (the main file, set by the caller, or a chunk) has a line continuation: text taken from
     /// the source by a span must have them taken out. Texts without one (nearly all) skip looking for them.
     pub continued: bool,
@@ -243,7 +240,6 @@ impl<'m> Preprocessor<'m> {
             chunk_directives: Vec::new(),
             chain: Vec::new(),
             regions: Vec::new(),
-            chain_conditional: false,
             continued: false,
         }
     }
@@ -446,7 +442,7 @@ impl<'m> Preprocessor<'m> {
                 let transparent_guard = guard == Guard::First
                     && kind == CondKind::Ifndef
                     && rest.first().is_some_and(|name| !state.is_macro(name.sym));
-                let region = branch == Branch::Kept && !self.variant && !transparent_guard;
+                let region = branch == Branch::Kept && !transparent_guard;
                 if region {
                     let id = state.new_region();
                     self.regions.push(id);
@@ -457,7 +453,6 @@ impl<'m> Preprocessor<'m> {
                     parent_active,
                     open_span: span,
                     seen_else: false,
-                    guard: transparent_guard,
                     region,
                     none_taken,
                 });
@@ -545,8 +540,7 @@ impl<'m> Preprocessor<'m> {
                 _ => self.unexpected(rest.first(), "a macro name", span),
             },
             DirectiveName::Include => {
-                let unconditional =
-                    !self.chain_conditional && frames.iter().all(|f| f.guard || f.branch != Branch::Kept);
+                let unconditional = self.regions.is_empty();
                 self.include(rest, span, state, out, unconditional);
             }
             DirectiveName::Other => {
@@ -835,9 +829,7 @@ impl<'m> Preprocessor<'m> {
         out.reserve(tokens.len());
         self.directives.reserve(tokens.len() / 16);
         self.chain.push(key);
-        let outer_conditional = std::mem::replace(&mut self.chain_conditional, !unconditional);
         self.file(&tokens, state, guard, out);
-        self.chain_conditional = outer_conditional;
         self.chain.pop();
         crate::pool::give(tokens);
     }

@@ -654,8 +654,8 @@ fn prototype_flood() {
 /// One uniform declared under 1,000 and 4,000 conditions of its own, then unconditionally: each variant declares
 /// it once (a guard per declaration), and the output grows linearly (a guard made of the negations of the earlier
 /// conditions would grow with their number: past a few declarations it tests a marker macro instead). The writer
-/// no longer compares each declaration with the earlier ones (`backends` counts that work); name resolution still
-/// does (`docs/performance.md`), so the sizes stay modest.
+/// no longer compares each declaration with the earlier ones (`backends` counts that work), nor does name
+/// resolution since session 11 (`passes` counts its context comparisons).
 #[test]
 fn uniform_declared_under_many_conditions() {
     let output = |n: usize| {

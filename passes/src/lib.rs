@@ -11,6 +11,7 @@ pub mod callgraph;
 pub mod clue;
 pub mod consts;
 pub mod io;
+mod redecl;
 pub mod resolve;
 pub mod small;
 pub mod table;

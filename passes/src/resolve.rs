@@ -16,6 +16,7 @@
 
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
+use crate::redecl::{index_from, ConflictIndex, KindKey};
 use crate::small::{OneOrMore, SmallList};
 use crate::table::{filled_map, Arena, ArenaPlace, ExprTable, Owner};
 use crate::variants::{is_transparent_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
@@ -208,6 +209,9 @@ struct Level {
 #[derive(Default)]
 struct LocalScope {
     names: HashMap<Name, OneOrMore<(LocalId, CondCtx, Span)>>,
+    /// For names with many declarations in this scope (at least [`crate::redecl::INDEX_FROM`]): an index for the Redefinition
+    /// and shadowing checks.
+    conflicts: HashMap<Name, ConflictIndex>,
     structs: HashMap<Name, StructList>,
     functions: HashMap<Name, Vec<FunctionId>>,
 }
@@ -240,6 +244,7 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
             macro_names: HashSet::default(),
         },
         levels: Vec::new(),
+        level_conflicts: HashMap::default(),
         locals: Vec::new(),
         open_scopes: 0,
         body_of: None,
@@ -480,6 +485,9 @@ struct Resolver<'m> {
     m: &'m Module,
     out: Resolution,
     levels: Vec<Level>,
+    /// For names with many declarations in one level (at least [`crate::redecl::INDEX_FROM`]): an index for the
+    /// Redefinition and shadowing checks, by level depth (an index into `levels`) and name.
+    level_conflicts: HashMap<(usize, Name), ConflictIndex>,
     /// The open local scopes (innermost last) are the first `open_scopes`; the ones after them were closed and
     /// are kept, emptied, for reuse (their maps keep their tables): a scope is opened and closed in place.
     locals: Vec<LocalScope>,
@@ -515,6 +523,17 @@ struct Resolver<'m> {
 }
 
 impl<'m> Resolver<'m> {
+    /// The conflict index of `name`, which has `count` declarations in the level at `depth` (only names with
+    /// many have one: the map is not looked at for the others).
+    #[inline]
+    fn conflicts_of(&self, depth: usize, name: Name, count: usize) -> Option<&ConflictIndex> {
+        if count >= index_from() {
+            self.level_conflicts.get(&(depth, name))
+        } else {
+            None
+        }
+    }
+
     fn push_scope(&mut self) {
         if self.open_scopes == self.locals.len() {
             self.locals.push(LocalScope::default());
@@ -526,6 +545,9 @@ impl<'m> Resolver<'m> {
         let Some(last) = self.open_scopes.checked_sub(1) else { return };
         if let Some(scope) = self.locals.get_mut(last) {
             scope.names.clear();
+            if !scope.conflicts.is_empty() {
+                scope.conflicts.clear();
+            }
             scope.structs.clear();
             scope.functions.clear();
         }
@@ -580,6 +602,10 @@ impl<'m> Resolver<'m> {
             self.scope(kid, children);
         }
         self.levels.pop();
+        if !self.level_conflicts.is_empty() {
+            let depth = self.levels.len();
+            self.level_conflicts.retain(|(d, _), _| *d < depth);
+        }
     }
 
     fn items(&mut self, items: &'m [Guarded<GlobalItem>], ctx: &CondCtx) {
@@ -611,8 +637,23 @@ impl<'m> Resolver<'m> {
     fn declare_global(&mut self, name: Name, kind: DeclKind, span: Span, ctx: &CondCtx) {
         let m = self.m;
         // Redefinition: same level, compatible variants.
-        let conflict = self.levels.last().and_then(|l| l.names.get(&name)).and_then(|decls| {
-            decls.iter().find(|d| ctx.implies(&d.ctx) && !compatible_redeclaration(m, &d.kind, &kind)).cloned()
+        let depth = self.levels.len().wrapping_sub(1);
+        let conflict = self.levels.last().and_then(|l| {
+            let decls = l.names.get(&name)?;
+            match self.conflicts_of(depth, name, decls.len()) {
+                Some(index) => index.first_conflict(ctx, &kind_key(m, &kind)).map(|at| decls[at].clone()),
+                None => {
+                    // The new declaration's key only when some earlier one is in every variant of it.
+                    let key = OnceCell::new();
+                    decls
+                        .iter()
+                        .find(|d| {
+                            ctx.implies(&d.ctx)
+                                && !kind_key(m, &d.kind).compatible(key.get_or_init(|| kind_key(m, &kind)))
+                        })
+                        .cloned()
+                }
+            }
         });
         if let Some(first) = conflict {
             let text = self.name(name).to_owned();
@@ -623,7 +664,22 @@ impl<'m> Resolver<'m> {
         if let Some(level) = self.levels.last_mut() {
             let decl = Decl { kind, ctx: ctx.clone(), span };
             match level.names.entry(name) {
-                Entry::Occupied(mut decls) => decls.get_mut().push(decl),
+                Entry::Occupied(mut decls) => {
+                    let decls = decls.get_mut();
+                    decls.push(decl);
+                    let at = decls.len() - 1;
+                    if decls.len() > index_from() {
+                        if let Some(index) = self.level_conflicts.get_mut(&(depth, name)) {
+                            index.insert(at, ctx, kind_key(m, &decls[at].kind));
+                        }
+                    } else if decls.len() == index_from() {
+                        let mut index = ConflictIndex::default();
+                        for (at, d) in decls.iter().enumerate() {
+                            index.insert(at, &d.ctx, kind_key(m, &d.kind));
+                        }
+                        self.level_conflicts.insert((depth, name), index);
+                    }
+                }
                 Entry::Vacant(slot) => {
                     slot.insert(OneOrMore::One(decl));
                 }
@@ -700,23 +756,24 @@ impl<'m> Resolver<'m> {
         let name = l.name;
         let text = self.name(name);
         if let Some(scope) = self.scopes().last() {
-            if let Some((_, _, first)) = scope.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c)))
-            {
-                let first = *first;
+            if let Some(first) = implied_local(scope, name, ctx) {
                 self.clue(SymbolClue::Redefinition { name: text.to_owned() }, l.name_span, ctx)
                     .notes
                     .push(crate::clue::PassNote { span: Some(first), message: "previous declaration is here".into() });
             } else if l.kind == shaderlab_ir::LocalKind::Variable {
                 let scopes = self.scopes();
-                let outer = scopes[..scopes.len() - 1]
-                    .iter()
-                    .rev()
-                    .find_map(|s| s.names.get(&name).and_then(|v| v.iter().find(|(_, c, _)| ctx.implies(c))))
-                    .map(|(_, _, s)| *s);
-                let global = self.levels.iter().rev().find_map(|lv| {
-                    lv.names.get(&name).and_then(|v| {
-                        v.iter().find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx)).map(|d| d.span)
-                    })
+                let outer = scopes[..scopes.len() - 1].iter().rev().find_map(|s| implied_local(s, name, ctx));
+                let global = self.levels.iter().enumerate().rev().find_map(|(depth, lv)| {
+                    let decls = lv.names.get(&name)?;
+                    match self.conflicts_of(depth, name, decls.len()) {
+                        Some(index) => index
+                            .first_implied(ctx, |k| matches!(k, KindKey::PlainVar | KindKey::Uniform(_)))
+                            .map(|at| decls[at].span),
+                        None => decls
+                            .iter()
+                            .find(|d| matches!(d.kind, DeclKind::Var(_)) && ctx.implies(&d.ctx))
+                            .map(|d| d.span),
+                    }
                 });
                 // A local hides outer locals and parameters from a nested block; it hides a global anywhere.
                 let outer = outer.filter(|_| self.open_scopes > 1);
@@ -730,7 +787,21 @@ impl<'m> Resolver<'m> {
         if let Some(scope) = self.innermost() {
             let decl = (local, ctx.clone(), l.name_span);
             match scope.names.entry(name) {
-                Entry::Occupied(mut decls) => decls.get_mut().push(decl),
+                Entry::Occupied(mut decls) => {
+                    let decls = decls.get_mut();
+                    decls.push(decl);
+                    if decls.len() > index_from() {
+                        if let Some(index) = scope.conflicts.get_mut(&name) {
+                            index.insert(decls.len() - 1, ctx, KindKey::Local);
+                        }
+                    } else if decls.len() == index_from() {
+                        let mut index = ConflictIndex::default();
+                        for (at, (_, c, _)) in decls.iter().enumerate() {
+                            index.insert(at, c, KindKey::Local);
+                        }
+                        scope.conflicts.insert(name, index);
+                    }
+                }
                 Entry::Vacant(slot) => {
                     slot.insert(OneOrMore::One(decl));
                 }
@@ -1229,30 +1300,175 @@ fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, ListRef<Ma
 
 /// Declarations of one name that may coexist in one level: function overloads (different parameter types,
 /// or a prototype and its definition), and a uniform declared twice with the same type (the engine merges them).
-fn compatible_redeclaration(m: &Module, first: &DeclKind, second: &DeclKind) -> bool {
-    match (first, second) {
-        (DeclKind::Function(a), DeclKind::Function(b)) => {
-            let (fa, fb) = (&m.functions[*a], &m.functions[*b]);
-            let sig = |f: &shaderlab_ir::Function| -> Vec<(shaderlab_ir::TypeId, usize)> {
-                let mut out = Vec::new();
-                Guarded::for_each_item(&f.params, &mut |p| {
-                    if let ParamKind::Declared { local } = p.kind {
-                        out.push((f.locals[local].ty.base, f.locals[local].ty.dims.len()));
-                    }
-                });
-                out
-            };
-            let same_return =
-                fa.return_type.base == fb.return_type.base && fa.return_type.dims.len() == fb.return_type.dims.len();
-            sig(fa) != sig(fb) || ((fa.body.is_none() || fb.body.is_none()) && same_return)
+/// What the redeclaration rules read of a declaration.
+fn kind_key(m: &Module, kind: &DeclKind) -> KindKey {
+    match kind {
+        DeclKind::Struct(_) => KindKey::Struct,
+        DeclKind::Var(g) => {
+            let g = &m.globals[*g];
+            if g.is_uniform() {
+                KindKey::Uniform((g.ty.base, g.ty.dims.len()))
+            } else {
+                KindKey::PlainVar
+            }
         }
-        (DeclKind::Var(a), DeclKind::Var(b)) => {
-            let (ga, gb) = (&m.globals[*a], &m.globals[*b]);
-            ga.is_uniform() && gb.is_uniform() && ga.ty.base == gb.ty.base && ga.ty.dims.len() == gb.ty.dims.len()
+        DeclKind::Function(f) => {
+            let f = &m.functions[*f];
+            let mut params = Vec::new();
+            Guarded::for_each_item(&f.params, &mut |p| {
+                if let ParamKind::Declared { local } = p.kind {
+                    params.push((f.locals[local].ty.base, f.locals[local].ty.dims.len()));
+                }
+            });
+            KindKey::Function {
+                params: params.into_boxed_slice(),
+                body: f.body.is_some(),
+                ret: (f.return_type.base, f.return_type.dims.len()),
+            }
         }
-        _ => false,
+    }
+}
+
+/// The span of the first local of `name` in `scope` that every variant of `ctx` has.
+#[inline(always)]
+fn implied_local(scope: &LocalScope, name: Name, ctx: &CondCtx) -> Option<Span> {
+    let decls = scope.names.get(&name)?;
+    let index = if decls.len() >= index_from() { scope.conflicts.get(&name) } else { None };
+    match index {
+        Some(index) => index.first_conflict(ctx, &KindKey::Local).map(|at| decls[at].2),
+        None => decls.iter().find(|(_, c, _)| ctx.implies(c)).map(|(_, _, s)| *s),
     }
 }
 
 /// A walker over one branch of a conditional region: `(pass, branch items, branch context)`.
 type BranchWalk<'w, 'm, P, T> = dyn FnMut(&mut P, &'m [Guarded<T>], &CondCtx) + 'w;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::redecl::set_index_from;
+    use shaderlab_frontend::{parse, MapResolver, Options};
+
+    /// A deterministic program with many declarations of a few names under nested conditionals: globals of every
+    /// kind (uniforms of two types, plain variables, structs, prototypes, definitions and overloads) and locals
+    /// in nested blocks.
+    fn program(seed: u64) -> String {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        const GLOBALS: [&str; 10] = [
+            "uniform vec4 u;",
+            "uniform float u;",
+            "float u;",
+            "struct u { float x; };",
+            "float g(float a);",
+            "float g(float a) { return a; }",
+            "vec2 g(float a);",
+            "float g(vec2 a) { return a.x; }",
+            "float g(float a, float b) { return a + b; }",
+            "uniform vec4 g;",
+        ];
+        const LOCALS: [&str; 3] = ["float x = 1.0;", "vec2 x = vec2(0.0);", "{ float x = 2.0; }"];
+        let mut out = String::from(
+            "Shader \"t\" { SubShader \"s\" { Pass \"p\" {\nVertexShader = vert; FragmentShader = frag;\n",
+        );
+        // Conditional regions around `items` lines made by `line`.
+        let region_lines = |out: &mut String,
+                            next: &mut dyn FnMut(usize) -> usize,
+                            items: usize,
+                            line: &dyn Fn(usize) -> &'static str| {
+            let mut open = 0;
+            for _ in 0..items {
+                match next(6) {
+                    0 if open < 3 => {
+                        out.push_str(&format!("#ifdef M{}\n", next(4)));
+                        open += 1;
+                    }
+                    1 if open < 3 => {
+                        out.push_str("#if defined(A) && B > 1\n");
+                        open += 1;
+                    }
+                    2 if open > 0 => out.push_str("#else\n"),
+                    3 if open > 0 => {
+                        out.push_str("#endif\n");
+                        open -= 1;
+                    }
+                    _ => {}
+                }
+                out.push_str(line(next(100)));
+                out.push('\n');
+            }
+            for _ in 0..open {
+                out.push_str("#endif\n");
+            }
+        };
+        region_lines(&mut out, &mut next, 30, &|i| GLOBALS[i % GLOBALS.len()]);
+        out.push_str("void vert() {\n");
+        region_lines(&mut out, &mut next, 20, &|i| LOCALS[i % LOCALS.len()]);
+        out.push_str("gl_Position = vec4(0.0);\n}\nvoid frag() { gl_FragColor = vec4(1.0); }\n} } }\n");
+        out
+    }
+
+    fn clues(source: &str, index_from: usize) -> Vec<String> {
+        let m = parse("t.shader", source, &MapResolver::new(), &Options::default());
+        set_index_from(index_from);
+        let r = resolve(&m);
+        set_index_from(crate::redecl::INDEX_FROM);
+        r.clues.iter().map(|c| format!("{c:?}")).collect()
+    }
+
+    /// The context comparisons of name resolution on `n` repetitions of `unit` (a `{i}` in it is the repetition's
+    /// number) among the globals, or among the locals of a function.
+    fn comparisons(unit: &str, n: usize, local: bool) -> usize {
+        let body: String = (0..n).map(|i| unit.replace("{i}", &i.to_string())).collect();
+        let (globals, locals) = if local { (String::new(), body) } else { (body, String::new()) };
+        let source = format!(
+            "Shader \"t\" {{ SubShader \"s\" {{ Pass \"p\" {{\nVertexShader = vert; FragmentShader = frag;\n{globals}\n\
+             void vert() {{\n{locals}\ngl_Position = vec4(0.0);\n}}\nvoid frag() {{ gl_FragColor = vec4(1.0); }}\n}} }} }}\n"
+        );
+        let m = parse("t.shader", &source, &MapResolver::new(), &Options::default());
+        crate::variants::IMPLIES_CALLS.with(|c| c.set(0));
+        let r = resolve(&m);
+        assert!(r.clues.len() <= 2 * n, "{unit}: {} clues", r.clues.len());
+        crate::variants::IMPLIES_CALLS.with(|c| c.get())
+    }
+
+    /// Many declarations of one name (each under its own condition, in both branches of their own `#ifdef`,
+    /// unconditional repeats of one uniform, overloads, conditional locals) cost comparisons in proportion to
+    /// their number: 4x the declarations, at most 5x the comparisons (comparing each with every earlier one
+    /// was 16x).
+    #[test]
+    fn many_declarations_of_one_name_cost_linear_work() {
+        let units = [
+            ("#ifdef M{i}\nuniform vec4 u;\n#endif\n", false),
+            ("#ifdef M{i}\nuniform vec4 u;\n#else\nuniform vec4 u;\n#endif\n", false),
+            ("uniform vec4 u;\n", false),
+            ("struct S{i} { float x; };\nfloat h(S{i} s) { return s.x; }\n", false),
+            ("#ifdef M{i}\nfloat h(float a) { return a; }\n#endif\n", false),
+            ("#ifdef M{i}\nfloat x = 1.0;\n#endif\n", true),
+            ("#ifdef M{i}\nfloat x = 1.0;\n#else\nvec2 x = vec2(0.0);\n#endif\n", true),
+        ];
+        for (unit, local) in units {
+            let (small, large) = (comparisons(unit, 250, local), comparisons(unit, 1000, local));
+            assert!(large <= 5 * small.max(1), "{unit:?}: {small} comparisons for 250, {large} for 1,000");
+        }
+    }
+
+    /// The Redefinition and shadowing checks report the same with and without their index.
+    #[test]
+    fn conflict_index_reports_what_comparing_every_declaration_reports() {
+        let mut redefinitions = 0;
+        for seed in 0..200 {
+            let source = program(seed);
+            let with_index = clues(&source, 2);
+            assert_eq!(with_index, clues(&source, usize::MAX), "seed {seed}:\n{source}");
+            redefinitions += with_index.iter().filter(|c| c.contains("Redefinition")).count();
+        }
+        // The programs do redefine names (the comparison is not between two empty lists).
+        assert!(redefinitions > 1000, "{redefinitions} Redefinition clues");
+    }
+}

@@ -92,6 +92,12 @@ impl CondCtx {
         self.path.is_empty()
     }
 
+    /// The address of the shared context (0 when unconditional): equal for [`CondCtx::is_same`] contexts, and
+    /// unique among the contexts alive at one time.
+    pub fn identity(&self) -> usize {
+        self.data.as_ref().map_or(0, |d| Arc::as_ptr(d) as usize)
+    }
+
     /// Whether some variant contains code of both contexts.
     pub fn compatible(&self, other: &CondCtx) -> bool {
         if self.data.is_none() || other.data.is_none() {
@@ -139,6 +145,8 @@ impl CondCtx {
 
     /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
     pub fn implies(&self, other: &CondCtx) -> bool {
+        #[cfg(test)]
+        IMPLIES_CALLS.with(|n| n.set(n.get() + 1));
         // A context implies itself (the common case: two declarations in one branch).
         self.is_same(other)
             || other.path.iter().all(|b| self.path.contains(b)) && other.atoms.iter().all(|a| self.atoms.contains(a))
@@ -326,4 +334,37 @@ fn include_guard_macro(module: &Module, region: &CondRegion<GlobalItem>) -> Opti
         }
         _ => None,
     }
+}
+
+/// Contexts for tests of code that compares contexts: unconditional, both branches of `#ifdef A`, branches of
+/// `#ifdef B` inside `#ifdef A`, a region of `#if` with no certain fact, one branch entered twice (two shared
+/// contexts with equal content), and a branch whose innermost region is reached through two different outer
+/// branches (a chunk included in both branches of `#ifdef A`).
+#[cfg(test)]
+pub(crate) fn test_contexts() -> Vec<CondCtx> {
+    use cranelift_entity::EntityRef;
+    use shaderlab_ir::FileId;
+    let branch = |region: u32, branch: u32| BranchRef { region: Span::new(FileId::new(0), region, region + 1), branch };
+    let name = |n: usize| Name::new(n);
+    let ctx = |path: Vec<BranchRef>, atoms: Vec<(Name, bool)>| CondCtx {
+        data: Some(Arc::new(CtxData { path, atoms, descriptions: Vec::new() })),
+    };
+    let (a, b) = (name(1), name(2));
+    vec![
+        CondCtx::default(),
+        ctx(vec![branch(10, 0)], vec![(a, true)]),
+        ctx(vec![branch(10, ELSE_BRANCH)], vec![(a, false)]),
+        ctx(vec![branch(10, 0), branch(20, 0)], vec![(a, true), (b, true)]),
+        ctx(vec![branch(10, 0), branch(20, ELSE_BRANCH)], vec![(a, true), (b, false)]),
+        ctx(vec![branch(10, 0)], vec![(a, true)]),
+        ctx(vec![branch(30, 0)], vec![]),
+        ctx(vec![branch(30, 0), branch(20, 0)], vec![(b, true)]),
+        ctx(vec![branch(10, ELSE_BRANCH), branch(20, 0)], vec![(a, false), (b, true)]),
+    ]
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times [`CondCtx::implies`] ran on this thread (tests of how work grows with input).
+    pub(crate) static IMPLIES_CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }

@@ -67,6 +67,18 @@ const PROPERTIES: &[(StateKind, &str, u8, ValueKind, bool)] = &[
 
 const RENDER_QUEUE_KEY: u8 = 28;
 
+/// The entries of [`PROPERTIES`] of one state (the table lists each state's properties together, in
+/// [`StateKind`] order; a test checks the ranges).
+fn properties_of(state: StateKind) -> &'static [(StateKind, &'static str, u8, ValueKind, bool)] {
+    let range = match state {
+        StateKind::Blend => 0..10,
+        StateKind::Depth => 10..13,
+        StateKind::Stencil => 13..25,
+        StateKind::Raster => 25..28,
+    };
+    PROPERTIES.get(range).unwrap_or_default()
+}
+
 /// Enum members in engine order (the member's number is its index).
 const ENUMS: &[(&str, &[&str])] = &[
     (
@@ -247,7 +259,7 @@ impl<'a> Merged<'a> {
 fn apply(env: &Env, names: &Interner, state: StateKind, props: &[RsProp], map: &mut RenderStateMap, sink: &mut Sink) {
     for prop in props {
         let name = names.resolve(prop.name);
-        let Some(&(_, _, key, kind, indexable)) = PROPERTIES.iter().find(|(s, p, ..)| *s == state && *p == name) else {
+        let Some(&(_, _, key, kind, indexable)) = properties_of(state).iter().find(|(_, p, ..)| *p == name) else {
             sink.structure(
                 StructureClue::InvalidRenderStateProperty { state: state.keyword().into(), property: name.into() },
                 prop.name_span,
@@ -352,5 +364,23 @@ fn check_value(
             }
         }
         (other, _) => mismatch(sink, found_kind(other, names)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_state_s_range_holds_exactly_its_properties() {
+        let states = [StateKind::Blend, StateKind::Depth, StateKind::Stencil, StateKind::Raster];
+        let mut seen = 0;
+        for state in states {
+            let own = properties_of(state);
+            assert!(own.iter().all(|(s, ..)| *s == state), "{state:?}");
+            assert_eq!(own.len(), PROPERTIES.iter().filter(|(s, ..)| *s == state).count(), "{state:?}");
+            seen += own.len();
+        }
+        assert_eq!(seen, PROPERTIES.len());
     }
 }

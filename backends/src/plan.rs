@@ -12,7 +12,7 @@ use shaderlab_ir::{
     ArrayDim, Block, EntityRef, Expr, ExprId, Expression, FunctionId, GlobalId, GlobalItem, Guarded, MacroId, Module,
     Name, ParamKind, PassId, PrimaryMap, ScopeId, SecondaryMap, Statement, StmtKind, StructId, TypeInner, TypeSpec,
 };
-use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol};
+use shaderlab_passes::resolve::{CallTarget, Resolved, Symbol, Symbols};
 use shaderlab_passes::typing::Callee;
 use shaderlab_passes::{Facts, Owner};
 use std::borrow::Cow;
@@ -477,6 +477,9 @@ pub(crate) struct Reach<'a> {
     function_work: Vec<FunctionId>,
     macro_names: BTreeSet<Name>,
     macro_names_done: HashSet<Name>,
+    /// Shared symbol lists already reached (by `Symbols::shared_address`: the uses of one name in one context
+    /// share a list of its declarations).
+    shared_reached: HashSet<usize>,
 }
 
 impl<'a> Reach<'a> {
@@ -502,6 +505,7 @@ impl<'a> Reach<'a> {
             function_work: Vec::with_capacity(order.len() + 16),
             macro_names: BTreeSet::new(),
             macro_names_done: HashSet::default(),
+            shared_reached: HashSet::default(),
         };
         r.function_work.extend_from_slice(order);
         r.function_work.push(entry);
@@ -718,8 +722,12 @@ impl<'a> Reach<'a> {
 
     /// Reach what identifier `e` names; with `iface`, also scan it for the interface (as
     /// [`PassInterface::scan_expr`] does). Returns whether it is a struct use.
+    #[inline]
     fn ident(&mut self, owner: Owner, e: ExprId, mut iface: Option<(&mut PassInterface, Stage)>) -> bool {
         let Resolved::Symbols(symbols) = self.facts.resolution.idents.get(owner, e) else { return false };
+        if let Some(address) = symbols.shared_address() {
+            return self.shared_ident(address, symbols);
+        }
         let mut struct_use = false;
         for sym in symbols {
             match sym {
@@ -738,6 +746,20 @@ impl<'a> Reach<'a> {
             }
         }
         struct_use
+    }
+
+    /// [`Reach::ident`] for a shared symbol list (the uses of one name in one context share a list of its
+    /// declarations, which are globals or locals): reached once, then nothing new. Out of line: rare.
+    #[inline(never)]
+    fn shared_ident(&mut self, address: usize, symbols: &Symbols) -> bool {
+        if self.shared_reached.insert(address) {
+            for sym in symbols {
+                if let Symbol::Global(g) = sym {
+                    self.add_global(*g);
+                }
+            }
+        }
+        false
     }
 
     /// Reach global `g`. Inlined: most uses of a global find it reached already.

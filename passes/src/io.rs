@@ -604,8 +604,10 @@ impl<'m> IoCx<'m> {
                     matches!(access[id], crate::typing::Access::Field(_))
                         && matches!(types[*base], Type::Known(Ty::Struct(_)))
                 }
+                // (A shared list names only globals or locals: not read per use.)
                 Expr::Ident(_) => matches!(&idents[id], Resolved::Symbols(symbols)
-                    if symbols.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_)))),
+                    if symbols.shared_address().is_none()
+                        && symbols.iter().any(|s| matches!(s, Symbol::IoMember(..) | Symbol::Builtin(_)))),
                 Expr::Call { .. } => matches!(callees[id], Callee::Struct(_) | Callee::Builtin(_)),
                 // A write marks its target's base chain (earlier expressions: arena order is operands-first).
                 Expr::Assign { target, .. } | Expr::IncDec { target, .. } => {
@@ -620,7 +622,7 @@ impl<'m> IoCx<'m> {
                         }
                     }
                     if let Resolved::Symbols(s) = &idents[t] {
-                        for sym in s {
+                        for sym in s.iter().filter(|_| s.shared_address().is_none()) {
                             if let Symbol::Builtin(var) = sym {
                                 pools.builtins_written.push((*var, e.span));
                             }

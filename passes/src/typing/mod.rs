@@ -159,6 +159,7 @@ pub(crate) fn infer_types_reusing(module: &Module, res: &Resolution, contexts: &
         out: Typing::default(),
         ctx: CondCtx::default(),
         dead_clue: None,
+        shared_types: Default::default(),
     };
     t.run();
     t.out
@@ -186,6 +187,9 @@ struct Typer<'m> {
     /// Where clues found in dead code go (`#ifdef M` inside `#ifndef M`: no variant compiles it); made by the
     /// first one (most modules have none).
     dead_clue: Option<PassClue>,
+    /// The type of each shared symbol list already typed (by [`crate::resolve::Symbols::shared_address`]): the
+    /// uses of one name in one context share a list of its declarations, typed once.
+    shared_types: shaderlab_ir::hash::FastHashMap<usize, Type>,
 }
 
 /// One owner's expression arena and its entries in the resolution's tables, looked up once per function (or
@@ -824,8 +828,12 @@ impl<'m> Typer<'m> {
         match cur.idents.get(id) {
             Resolved::Symbols(symbols) if symbols.len() == 1 => self.symbol_type(cur, &symbols[0]),
             Resolved::Symbols(symbols) => {
+                let shared = symbols.shared_address();
+                if let Some(ty) = shared.and_then(|a| self.shared_types.get(&a)) {
+                    return *ty;
+                }
                 let types: Vec<Type> = symbols.iter().map(|s| self.symbol_type(cur, s)).collect();
-                match types.first() {
+                let ty = match types.first() {
                     Some(first) if types.iter().all(|t| t == first) => *first,
                     // Alternatives that differ only in array length: an array of unknown length.
                     Some(Type::Known(Ty::Array(first)))
@@ -835,7 +843,11 @@ impl<'m> Typer<'m> {
                     }
                     Some(_) => Type::Unknown(UnknownReason::Variant),
                     None => Type::Unknown(UnknownReason::Error),
+                };
+                if let Some(address) = shared {
+                    self.shared_types.insert(address, ty);
                 }
+                ty
             }
             _ => Type::Unknown(UnknownReason::Error),
         }

@@ -159,3 +159,34 @@ fn non_integer_macro_value_in_a_condition_is_reported() {
     assert_eq!(with(&["USE_SHADOW"]), vec![everywhere, level, elif], "USE_SHADOW");
     assert_eq!(with(&["USE_FOG"]), vec![everywhere, fog], "USE_FOG");
 }
+
+/// Inputs on which the preserving check reported an error that no variant reports (the property `fuzz_variants`
+/// tests): each error of the preserving check must be an error of some variant of the file's macros.
+const PRESERVING_ERRORS_IN_SOME_VARIANT: &[&str] = &["discard-vertex-call-context.shader"];
+
+#[test]
+fn preserving_errors_are_errors_of_some_variant() {
+    use shaderlab::ir::Severity;
+    let errors = |a: &shaderlab::Analysis| -> std::collections::BTreeSet<(&'static str, u32, u32)> {
+        a.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| (d.code(), d.span.start, d.span.end))
+            .collect()
+    };
+    for name in PRESERVING_ERRORS_IN_SOME_VARIANT {
+        let text = read(name);
+        let macros = shaderlab_fuzz::harness::tested_macros(&text);
+        assert!(macros.len() <= 8, "{name}: {} macros", macros.len());
+        let wanted = errors(&run(&text, &preserving()));
+        assert!(!wanted.is_empty(), "{name}: the preserving check reports no error (the input no longer tests this)");
+        let mut seen = std::collections::BTreeSet::new();
+        for mask in 0u32..(1 << macros.len()) {
+            let defined: Vec<String> =
+                macros.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, m)| m.clone()).collect();
+            seen.extend(errors(&run(&text, &variant(&defined))));
+        }
+        let missing: Vec<_> = wanted.difference(&seen).collect();
+        assert!(missing.is_empty(), "{name}: preserving errors no variant reports: {missing:?}");
+    }
+}

@@ -5,6 +5,10 @@
 //! Conditional regions (preserving mode) are walked branch by branch with their variant context, so a
 //! diagnostic found inside one carries a note naming its condition. A region "always returns" only when every
 //! branch, `#else` included, does.
+//!
+//! A `discard` in a function the vertex stage runs is reported when the function is a vertex entry, or when the
+//! `discard`'s context is compatible with the context of some call to the function from a function the vertex
+//! stage runs (so some variant has both the call and the `discard`; the callers' own callers are not followed).
 
 use crate::diagnostic::{Diagnostic, DiagnosticType};
 use shaderlab_ir::{
@@ -72,7 +76,7 @@ impl FlowRule {
 /// lost to recovery (the whole-function rules then stay silent). It is passed in rather than read from
 /// `m.clues`, because a compile moves the clues out of the module before validating.
 pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
-    let mut cx = Flow { m, out: Vec::new(), base: CondCtx::default(), path: Vec::new() };
+    let mut cx = Flow::new(m);
     // Per function: whether some pass's vertex stage runs it.
     let mut vertex_functions: SecondaryMap<FunctionId, bool> = shaderlab_passes::table::filled_map(m.functions.len());
     for (pass, p) in m.passes.iter() {
@@ -110,6 +114,7 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
         }
         let Some(body) = &func.body else { continue };
         let vertex = vertex_functions[f];
+        cx.function = Some(f);
         let mut walk = Walk { loops: 0, switches: 0, vertex };
         cx.block_stmts(&body.stmts, &mut walk);
         let non_void = !matches!(facts.typing.returns[f], Some(Ty::Void) | None);
@@ -125,6 +130,47 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
         }
         let _: FunctionId = f;
     }
+    let discards = std::mem::take(&mut cx.discards);
+    if discards.is_empty() {
+        return cx.out;
+    }
+    // A `discard` in a function the vertex stage runs (rare): the contexts of the calls to each function from the
+    // functions the vertex stage runs, found by walking those again.
+    let mut vertex_entries: SecondaryMap<FunctionId, bool> = SecondaryMap::new();
+    for (pass, p) in m.passes.iter() {
+        if let (PassKind::Program { .. }, Some((Some(entry), _))) = (&p.kind, facts.calls.entries.get(pass)) {
+            vertex_entries[*entry] = true;
+        }
+    }
+    let mut calls = Flow::new(m);
+    let mut vertex_calls: SecondaryMap<FunctionId, Vec<CondCtx>> = SecondaryMap::new();
+    for (f, func) in m.functions.iter() {
+        let Some(body) = func.body.as_ref().filter(|_| vertex_functions[f]) else { continue };
+        calls.base = facts.resolution.function_ctx[f].clone().unwrap_or_default();
+        // The calls this function makes, by position, each with its context once a statement holding it is
+        // walked (the innermost one last).
+        let sites = facts.calls.calls.get(f).map_or(&[][..], |c| c.as_slice());
+        calls.sites = sites.iter().map(|c| (c.span, c.callee, None)).collect();
+        calls.sites.sort_by_key(|&(span, ..)| (span.file, span.start));
+        calls.block_stmts(&body.stmts, &mut Walk { loops: 0, switches: 0, vertex: false });
+        for (_, callee, ctx) in std::mem::take(&mut calls.sites) {
+            let ctx = ctx.unwrap_or_else(|| calls.base.clone());
+            match vertex_calls.get_mut(callee) {
+                Some(list) => list.push(ctx),
+                None => vertex_calls[callee] = vec![ctx],
+            }
+        }
+    }
+    for (f, span, ctx) in discards {
+        let called = |list: &Vec<CondCtx>| list.iter().any(|c| c.compatible(&ctx));
+        if vertex_entries.get(f).copied().unwrap_or(false) || vertex_calls.get(f).is_some_and(called) {
+            let rule = FlowRule::MisplacedControlFlow {
+                keyword: "discard".into(),
+                reason: "only in fragment code (this function runs in the vertex stage)".into(),
+            };
+            cx.push_in(rule, span, &ctx);
+        }
+    }
     cx.out
 }
 
@@ -136,6 +182,14 @@ struct Flow<'m> {
     /// reported: entering a region must not cost a context per branch for the clean code that is the rule.
     base: CondCtx,
     path: Vec<(&'m CondRegion<Statement>, u32)>,
+    /// The function being walked.
+    function: Option<FunctionId>,
+    /// When a walk looks for the contexts of calls (after a `discard` in a function the vertex stage runs): the
+    /// walked function's calls, sorted by position, as `(callee's name span, callee, context of the innermost
+    /// statement walked so far that holds the call)`.
+    sites: Vec<(Span, FunctionId, Option<CondCtx>)>,
+    /// `discard`s in functions the vertex stage runs, with their contexts: reported after every call is known.
+    discards: Vec<(FunctionId, Span, CondCtx)>,
 }
 
 #[derive(Clone, Copy)]
@@ -218,18 +272,55 @@ fn first_statement(items: &[Guarded<Statement>]) -> Option<Span> {
 }
 
 impl<'m> Flow<'m> {
+    fn new(m: &'m Module) -> Self {
+        Flow {
+            m,
+            out: Vec::new(),
+            base: CondCtx::default(),
+            path: Vec::new(),
+            sites: Vec::new(),
+            discards: Vec::new(),
+            function: None,
+        }
+    }
+
     /// Report `rule` at `span` in the current conditional context.
     fn push(&mut self, rule: FlowRule, span: Span) {
+        let ctx = self.context();
+        self.push_in(rule, span, &ctx);
+    }
+
+    /// The context of the code being walked.
+    fn context(&self) -> CondCtx {
         let mut ctx = self.base.clone();
         for &(region, branch) in &self.path {
             ctx = ctx.enter(self.m, region, branch);
         }
+        ctx
+    }
+
+    /// Report `rule` at `span` in context `ctx`.
+    fn push_in(&mut self, rule: FlowRule, span: Span, ctx: &CondCtx) {
         let severity = rule.severity();
         let mut notes = Vec::new();
         if !ctx.descriptions.is_empty() {
             notes.push(Note { span: None, message: format!("in variants where {}", ctx.descriptions.join(" and ")) });
         }
         self.out.push(Diagnostic { kind: DiagnosticType::Flow(rule), severity, span, notes });
+    }
+
+    /// Give the calls inside statement span `span` the current context (an inner statement walked later gives
+    /// its own).
+    fn calls_in(&mut self, span: Span) {
+        let first = self.sites.partition_point(|&(s, ..)| (s.file, s.start) < (span.file, span.start));
+        let count = self.sites[first..].iter().take_while(|(s, ..)| s.file == span.file && s.end <= span.end).count();
+        if count == 0 {
+            return;
+        }
+        let ctx = self.context();
+        for site in &mut self.sites[first..first + count] {
+            site.2 = Some(ctx.clone());
+        }
     }
 
     fn region_each(&mut self, region: &'m CondRegion<Statement>, walk: &mut Walk) {
@@ -295,6 +386,9 @@ impl<'m> Flow<'m> {
             keyword: keyword.into(),
             reason: reason.into(),
         };
+        if !self.sites.is_empty() {
+            self.calls_in(s.span);
+        }
         match &s.kind {
             StmtKind::Break if walk.loops == 0 && walk.switches == 0 => {
                 self.push(misplaced("break", "only inside a loop or a switch"), s.span)
@@ -302,8 +396,12 @@ impl<'m> Flow<'m> {
             StmtKind::Continue if walk.loops == 0 => self.push(misplaced("continue", "only inside a loop"), s.span),
             StmtKind::Case(_) if walk.switches == 0 => self.push(misplaced("case", "only inside a switch"), s.span),
             StmtKind::Default if walk.switches == 0 => self.push(misplaced("default", "only inside a switch"), s.span),
-            StmtKind::Discard if walk.vertex => self
-                .push(misplaced("discard", "only in fragment code (this function runs in the vertex stage)"), s.span),
+            StmtKind::Discard if walk.vertex => {
+                if let Some(f) = self.function {
+                    let ctx = self.context();
+                    self.discards.push((f, s.span, ctx));
+                }
+            }
             StmtKind::Block(b) => self.block_stmts(&b.stmts, walk),
             StmtKind::If { accept, reject, .. } => {
                 self.body("if", accept, walk);

@@ -1,3 +1,6 @@
+// fuzz_variants (session 11): the preserving check reported `discard` in fn19 as run by the vertex stage "in variants
+// where SCENE_USE_FOG is not defined and MATERIAL_ENABLE_EMISSION is not defined", but the vertex entry calls fn19
+// only with SCENE_USE_FOG defined, so no variant reported it (call-site contexts were not compared).
 Shader "Fuzz/Generated" {
   Number rs0;
   StencilState = {

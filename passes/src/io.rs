@@ -621,10 +621,13 @@ impl<'m> IoCx<'m> {
                             _ => break,
                         }
                     }
+                    // (A shared list names only globals or locals: not read per write.)
                     if let Resolved::Symbols(s) = &idents[t] {
-                        for sym in s.iter().filter(|_| s.shared_address().is_none()) {
-                            if let Symbol::Builtin(var) = sym {
-                                pools.builtins_written.push((*var, e.span));
+                        if s.shared_address().is_none() {
+                            for sym in s {
+                                if let Symbol::Builtin(var) = sym {
+                                    pools.builtins_written.push((*var, e.span));
+                                }
                             }
                         }
                     }

@@ -67,7 +67,9 @@ pub(crate) enum KindKey {
 }
 
 impl KindKey {
-    /// Whether `self`, declared first, and `later` may both be declared.
+    /// Whether `self`, declared first, and `later` may both be declared in one level: function overloads
+    /// (different parameter types, or a prototype and its definition), and a uniform declared twice with the
+    /// same type (the engine merges them).
     pub(crate) fn compatible(&self, later: &KindKey) -> bool {
         match (self, later) {
             (
@@ -96,6 +98,31 @@ struct Bucket {
     functions: Vec<(u32, CondCtx)>,
     /// Functions by parameter signature, in order (a function conflicts only with these among functions).
     by_params: HashMap<Box<[ShapeKey]>, Vec<Kept>>,
+}
+
+/// Keep `indexes[name]` up to date after a declaration was appended to `decls`, the name's declarations in one
+/// scope (`entry` reads a declaration's context and key): the index is built when the list reaches
+/// [`INDEX_FROM`] declarations and extended after that.
+pub(crate) fn record<K: std::hash::Hash + Eq, T>(
+    indexes: &mut HashMap<K, ConflictIndex>,
+    name: K,
+    decls: &[T],
+    entry: impl Fn(&T) -> (&CondCtx, KindKey),
+) {
+    let count = decls.len();
+    if count > index_from() {
+        if let (Some(index), Some(last)) = (indexes.get_mut(&name), decls.last()) {
+            let (ctx, key) = entry(last);
+            index.insert(count - 1, ctx, key);
+        }
+    } else if count == index_from() {
+        let mut index = ConflictIndex::default();
+        for (at, d) in decls.iter().enumerate() {
+            let (ctx, key) = entry(d);
+            index.insert(at, ctx, key);
+        }
+        indexes.insert(name, index);
+    }
 }
 
 /// The declarations of one name in one scope, for [`ConflictIndex::first_conflict`].

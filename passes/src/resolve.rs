@@ -16,7 +16,7 @@
 
 use crate::builtins;
 use crate::clue::{PassClue, PassClueKind, SymbolClue};
-use crate::redecl::{index_from, ConflictIndex, KindKey};
+use crate::redecl::{index_from, record, ConflictIndex, KindKey};
 use crate::small::{OneOrMore, SmallList};
 use crate::table::{filled_map, Arena, ArenaPlace, ExprTable, Owner};
 use crate::variants::{is_transparent_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
@@ -89,8 +89,8 @@ impl Symbols {
         self
     }
 
-    /// Whether both are the same shared list (a cheap test that implies equality; a later pass that reads a
-    /// list once per list, not once per use, keys it by [`Symbols::shared_address`]).
+    /// The address of a shared list (none for one symbol or none): the uses that share a list give the same
+    /// address, so a later pass reads a list once, keyed by it, not once per use.
     pub fn shared_address(&self) -> Option<usize> {
         match &self.0 {
             SymbolsRepr::Shared(list) => Some(list.as_ptr() as usize),
@@ -788,18 +788,7 @@ impl<'m> Resolver<'m> {
                 Entry::Occupied(mut decls) => {
                     let decls = decls.get_mut();
                     decls.push(decl);
-                    let at = decls.len() - 1;
-                    if decls.len() > index_from() {
-                        if let Some(index) = self.level_conflicts.get_mut(&(depth, name)) {
-                            index.insert(at, ctx, kind_key(m, &decls[at].kind));
-                        }
-                    } else if decls.len() == index_from() {
-                        let mut index = ConflictIndex::default();
-                        for (at, d) in decls.iter().enumerate() {
-                            index.insert(at, &d.ctx, kind_key(m, &d.kind));
-                        }
-                        self.level_conflicts.insert((depth, name), index);
-                    }
+                    record(&mut self.level_conflicts, (depth, name), decls, |d| (&d.ctx, kind_key(m, &d.kind)));
                 }
                 Entry::Vacant(slot) => {
                     slot.insert(OneOrMore::One(decl));
@@ -911,17 +900,7 @@ impl<'m> Resolver<'m> {
                 Entry::Occupied(mut decls) => {
                     let decls = decls.get_mut();
                     decls.push(decl);
-                    if decls.len() > index_from() {
-                        if let Some(index) = scope.conflicts.get_mut(&name) {
-                            index.insert(decls.len() - 1, ctx, KindKey::Local);
-                        }
-                    } else if decls.len() == index_from() {
-                        let mut index = ConflictIndex::default();
-                        for (at, (_, c, _)) in decls.iter().enumerate() {
-                            index.insert(at, c, KindKey::Local);
-                        }
-                        scope.conflicts.insert(name, index);
-                    }
+                    record(&mut scope.conflicts, name, decls, |(_, c, _)| (c, KindKey::Local));
                 }
                 Entry::Vacant(slot) => {
                     slot.insert(OneOrMore::One(decl));
@@ -1436,9 +1415,7 @@ fn group_macros(m: &Module, pool: &mut Vec<MacroId>) -> HashMap<Name, ListRef<Ma
     by_name
 }
 
-/// Declarations of one name that may coexist in one level: function overloads (different parameter types,
-/// or a prototype and its definition), and a uniform declared twice with the same type (the engine merges them).
-/// What the redeclaration rules read of a declaration.
+/// What the redeclaration rules ([`KindKey::compatible`]) read of a declaration.
 fn kind_key(m: &Module, kind: &DeclKind) -> KindKey {
     match kind {
         DeclKind::Struct(_) => KindKey::Struct,

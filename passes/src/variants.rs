@@ -72,8 +72,7 @@ pub struct SelfCompatible(std::cell::Cell<(usize, bool)>);
 
 impl BranchContexts {
     fn key<T>(outer: &CondCtx, region: &CondRegion<T>, branch: u32) -> (usize, u32, usize) {
-        let outer = outer.data.as_ref().map_or(0, |d| Arc::as_ptr(d) as usize);
-        (region as *const CondRegion<T> as usize, branch, outer)
+        (region as *const CondRegion<T> as usize, branch, outer.identity())
     }
 }
 

@@ -297,6 +297,27 @@ type SharedKey = (usize, Name, usize, usize);
 /// Shared symbol lists by [`SharedKey`] (see [`Resolver::shared_list`]).
 type SharedLists = std::cell::RefCell<HashMap<SharedKey, Symbols>>;
 
+/// A use reported as UndeclaredIdentifier in preserving mode while its name is declared later (see
+/// [`Resolver::late_use`]).
+struct LateUse {
+    ctx: CondCtx,
+    /// The function whose body has the use: a later local of that function settles it.
+    body: Option<FunctionId>,
+    /// The innermost level at the use: a later global of that level or a level below it settles it.
+    level: ScopeId,
+    /// Its clue, an index into `Resolution::clues`.
+    clue: usize,
+}
+
+/// The late uses of one name whose contexts have the same macro facts: a declaration whose facts contradict
+/// them settles none of them, which one comparison tells (a use stays pending only while every later
+/// declaration so far is in other variants: without the groups, N such uses and M such declarations would cost
+/// N x M comparisons).
+struct LateUses {
+    atoms: Vec<(Name, bool)>,
+    uses: Vec<LateUse>,
+}
+
 struct Level {
     /// Each name's declarations (most names have one: kept inline).
     names: HashMap<Name, OneOrMore<Decl>>,
@@ -366,6 +387,8 @@ pub(crate) fn resolve_recording(module: &Module) -> (Resolution, BranchContexts)
         dead_clue: None,
         preserving: module.mode == Mode::Preserving,
         declared_under_roots: None,
+        declared_in_trees: HashMap::default(),
+        late_uses: HashMap::default(),
         pass_io,
         incomplete: module.clues.iter().any(|c| {
             matches!(
@@ -419,16 +442,33 @@ fn declared_under_roots(m: &Module) -> HashSet<(Name, ScopeId)> {
     for (id, scope) in m.scopes.iter() {
         let root = scope_chain(m, id).first().copied().unwrap_or(id);
         Guarded::for_each_item(&scope.items, &mut |item| {
-            let name = match item {
-                GlobalItem::Var(g) => m.globals[*g].name,
-                GlobalItem::Function(f) => m.functions[*f].name,
-                GlobalItem::Struct(s) => m.structs[*s].name,
-                _ => return,
-            };
-            out.insert((name, root));
+            if let Some(name) = declared_name(m, item) {
+                out.insert((name, root));
+            }
         });
     }
     out
+}
+
+/// The name a global item declares, if any.
+fn declared_name(m: &Module, item: &GlobalItem) -> Option<Name> {
+    match item {
+        GlobalItem::Var(g) => Some(m.globals[*g].name),
+        GlobalItem::Function(f) => Some(m.functions[*f].name),
+        GlobalItem::Struct(s) => Some(m.structs[*s].name),
+        _ => None,
+    }
+}
+
+/// Whether a scope of the tree under `top` (itself included) declares `name`.
+fn declared_in_tree(m: &Module, name: Name, top: ScopeId) -> bool {
+    m.scopes.iter().any(|(id, scope)| {
+        let mut found = false;
+        if scope_chain(m, id).contains(&top) {
+            Guarded::for_each_item(&scope.items, &mut |item| found |= declared_name(m, item) == Some(name));
+        }
+        found
+    })
 }
 
 /// The IO structs' members of one program pass, and the scopes its program includes.
@@ -607,14 +647,19 @@ struct Resolver<'m> {
     open_scopes: usize,
     /// The function whose body is being resolved.
     body_of: Option<FunctionId>,
-    /// Every local name of `body_of` with its first declaration (for UseBeforeDeclaration), when
+    /// Every local name of `body_of` with its last declaration (for UseBeforeDeclaration), when
     /// `local_names_of == body_of` (built on first use, by [`Resolver::declared_later`]).
     local_names: HashMap<Name, Span>,
     local_names_of: Option<FunctionId>,
     preserving: bool,
     /// Every declared name with the root of its scope's tree (for UseBeforeDeclaration; computed on first use,
-    /// by [`Resolver::declared_below`]).
+    /// by [`Resolver::declared_below`]), and the answers of the exact check behind it by (name, level).
     declared_under_roots: Option<HashSet<(Name, ScopeId)>>,
+    declared_in_trees: HashMap<(Name, ScopeId), bool>,
+    /// Preserving mode: the uses reported as UndeclaredIdentifier while their name is declared later, by name,
+    /// until a later declaration in a variant of the use turns the clue into UseBeforeDeclaration (see
+    /// [`Resolver::late_use`]). Empty in almost every module.
+    late_uses: HashMap<Name, Vec<LateUses>>,
     /// The IO struct members of every program pass.
     pass_io: Vec<PassIo>,
     /// Where clues found in dead code go (made by the first one: most modules have none).
@@ -782,6 +827,9 @@ impl<'m> Resolver<'m> {
                 .notes
                 .push(crate::clue::PassNote { span: Some(first.span), message: "previous declaration is here".into() });
         }
+        if !self.late_uses.is_empty() {
+            self.settle_late_uses(name, ctx, None);
+        }
         if let Some(level) = self.levels.last_mut() {
             let decl = Decl { kind, ctx: ctx.clone(), span };
             match level.names.entry(name) {
@@ -893,6 +941,9 @@ impl<'m> Resolver<'m> {
                         .push(crate::clue::PassNote { span: Some(hidden), message: "hides this declaration".into() });
                 }
             }
+        }
+        if !self.late_uses.is_empty() {
+            self.settle_late_uses(name, ctx, Some(f));
         }
         if let Some(scope) = self.innermost() {
             let decl = (local, ctx.clone(), l.name_span);
@@ -1034,7 +1085,9 @@ impl<'m> Resolver<'m> {
             return;
         }
         let text = self.name(name).to_owned();
-        if self.declared_later(name, ty.span) {
+        if self.preserving && self.declared_later(name, ty.span) {
+            self.late_use(name, ty.span, ctx, None, false);
+        } else if self.declared_later(name, ty.span) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text }, ty.span, ctx);
         } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
@@ -1099,8 +1152,9 @@ impl<'m> Resolver<'m> {
         if let Some(f) = self.body_of {
             if self.local_names_of != Some(f) {
                 self.local_names.clear();
+                // The last declaration of each name (the locals are in source order): whether one follows a use.
                 for l in self.m.functions[f].locals.values() {
-                    self.local_names.entry(l.name).or_insert(l.name_span);
+                    self.local_names.insert(l.name, l.name_span);
                 }
                 self.local_names_of = Some(f);
             }
@@ -1111,13 +1165,89 @@ impl<'m> Resolver<'m> {
         self.declared_below(name)
     }
 
-    /// Whether `name` is declared anywhere in the current levels or the levels below them.
+    /// Whether `name` is declared in the innermost current level or in the levels below it (those combined into
+    /// the same programs: not in a sibling pass). The outer levels' items were all declared before this level's.
     fn declared_below(&mut self, name: Name) -> bool {
         let m = self.m;
         let declared = self.declared_under_roots.get_or_insert_with(|| declared_under_roots(m));
-        // The levels are a chain from a root down (see `resolve_recording`), so the scopes below any of them are
-        // exactly the scopes of the first one's tree.
-        self.levels.first().is_some_and(|l| declared.contains(&(name, l.scope)))
+        // The levels are a chain from a root down (see `resolve_recording`): the root's tree holds every scope
+        // that may declare it. Most names that get here (run-time macros) are declared nowhere.
+        let (Some(root), Some(level)) = (self.levels.first(), self.levels.last()) else {
+            return false;
+        };
+        if !declared.contains(&(name, root.scope)) {
+            return false;
+        }
+        // Rare (an error follows either way): exactly, not in a sibling's tree.
+        *self.declared_in_trees.entry((name, level.scope)).or_insert_with(|| declared_in_tree(m, name, level.scope))
+    }
+
+    /// Preserving mode: a use of `name` that no visible declaration in its variants has, while `name` is declared
+    /// later. Whether a later declaration is in a variant of the use is known only when it is declared, so the
+    /// use is reported as UndeclaredIdentifier (UndefinedFunction for a `call`) now (with a note on `incompatible`, an earlier declaration in
+    /// other variants) and [`Resolver::settle_late_uses`] turns that into UseBeforeDeclaration when such a
+    /// declaration comes: what the variants of the use report.
+    #[inline(never)]
+    fn late_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
+        let name_text = self.name(name).to_owned();
+        let kind = if call {
+            SymbolClue::UndefinedFunction { name: name_text, suggestion: None }
+        } else {
+            SymbolClue::UndeclaredIdentifier { name: name_text, suggestion: None }
+        };
+        let clue = self.clue(kind, span, ctx);
+        if let Some(first) = incompatible {
+            clue.notes.push(crate::clue::PassNote {
+                span: Some(first),
+                message: "declared only in variants that exclude this use".into(),
+            });
+        }
+        let Some(level) = self.levels.last().map(|l| l.scope) else {
+            return;
+        };
+        if !ctx.is_dead() {
+            let late = LateUse { ctx: ctx.clone(), body: self.body_of, level, clue: self.out.clues.len() - 1 };
+            let groups = self.late_uses.entry(name).or_default();
+            match groups.iter_mut().find(|g| g.atoms == ctx.atoms) {
+                Some(group) => group.uses.push(late),
+                None => groups.push(LateUses { atoms: ctx.atoms.clone(), uses: vec![late] }),
+            }
+        }
+    }
+
+    /// A declaration of `name` in `ctx` (a local of `local_of`, or a global of the innermost level): the late
+    /// uses it settles (in a variant of it; a local of the same function, a global of the use's level or one
+    /// below) become UseBeforeDeclaration.
+    #[inline(never)]
+    fn settle_late_uses(&mut self, name: Name, ctx: &CondCtx, local_of: Option<FunctionId>) {
+        let Some(groups) = self.late_uses.get_mut(&name) else {
+            return;
+        };
+        let (levels, memo, clues) = (&self.levels, &self.self_compatible, &mut self.out.clues);
+        let contradicts =
+            |atoms: &[(Name, bool)]| atoms.iter().any(|(n, v)| ctx.atoms.iter().any(|(m, w)| n == m && v != w));
+        for group in groups.iter_mut().filter(|g| !contradicts(&g.atoms)) {
+            group.uses.retain(|u| {
+                let reaches = match local_of {
+                    Some(f) => u.body == Some(f),
+                    None => levels.iter().any(|l| l.scope == u.level),
+                };
+                if !reaches || !u.ctx.compatible_memo(ctx, memo) {
+                    return true;
+                }
+                let clue = &mut clues[u.clue];
+                if let PassClueKind::Symbol(
+                    SymbolClue::UndeclaredIdentifier { name, .. } | SymbolClue::UndefinedFunction { name, .. },
+                ) = &mut clue.kind
+                {
+                    let name = std::mem::take(name);
+                    clue.kind = PassClueKind::Symbol(SymbolClue::UseBeforeDeclaration { name });
+                    clue.notes.clear();
+                }
+                false
+            });
+        }
+        groups.retain(|g| !g.uses.is_empty());
     }
 
     /// Visible value names for suggestions.
@@ -1238,6 +1368,10 @@ impl<'m> Resolver<'m> {
         if let Some(member) = self.io_member(name) {
             return Resolved::Symbols(Symbols::one(member));
         }
+        if self.preserving && self.declared_later(name, span) {
+            self.late_use(name, span, ctx, incompatible, false);
+            return Resolved::Unresolved;
+        }
         if let Some(first) = incompatible {
             let clue =
                 self.clue(SymbolClue::UndeclaredIdentifier { name: text.to_owned(), suggestion: None }, span, ctx);
@@ -1300,6 +1434,10 @@ impl<'m> Resolver<'m> {
     #[inline(never)]
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
+        if self.preserving && self.declared_below(name) {
+            self.late_use(name, span, ctx, None, true);
+            return CallTarget::Unresolved;
+        }
         if self.declared_below(name) {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return CallTarget::Unresolved;
@@ -1526,6 +1664,73 @@ mod tests {
         region_lines(&mut out, &mut next, 20, &|i| LOCALS[i % LOCALS.len()]);
         out.push_str("gl_Position = vec4(0.0);\n}\nvoid frag() { gl_FragColor = vec4(1.0); }\n} } }\n");
         out
+    }
+
+    /// The codes of name resolution's clues on a pass whose fragment function's body is `body` and whose pass
+    /// has `globals` after that function, in preserving mode (`defines` None) or in one variant.
+    fn late_codes(
+        globals_before: &str,
+        body: &str,
+        globals_after: &str,
+        defines: Option<&[&str]>,
+    ) -> Vec<&'static str> {
+        let source = format!(
+            "Shader \"s\" {{ SubShader \"d\" {{ Pass \"p\" {{\n{globals_before}\nvoid v() {{ gl_Position = vec4(0.0); }}\n\
+             void f() {{\n{body}\ngl_FragColor = vec4(1.0);\n}}\n{globals_after}\nVertexShader = v; FragmentShader = f;\n}} }} }}"
+        );
+        let owned: Vec<(String, String)> =
+            defines.unwrap_or_default().iter().map(|d| (d.to_string(), "1".to_string())).collect();
+        let options = Options { defines: defines.map(|_| owned.as_slice()), ..Options::default() };
+        let m = parse("t.shader", &source, &MapResolver::new(), &options);
+        resolve(&m).clues.iter().map(|c| c.kind.code()).collect()
+    }
+
+    /// A use whose name is declared later only in other variants, or declared later in its own variants with
+    /// an earlier declaration in other variants: the preserving check says what the variant with the use says
+    /// (locals, struct types, calls and globals; fuzz_variants found the global case).
+    #[test]
+    fn late_declarations_count_only_in_variants_of_the_use() {
+        // (globals before, body, globals after, defines of the use's variant, the code).
+        let cases: [(&str, &str, &str, &[&str], &str); 6] = [
+            // A global initialized with itself, an earlier declaration in the other branch.
+            (
+                "#ifdef A\nconst float x = 1.0;\n#else\nconst float x = x * 2.0;\n#endif",
+                "",
+                "",
+                &[],
+                "UseBeforeDeclaration",
+            ),
+            // A local initialized with itself (its scope starts after the initializer), the same.
+            ("", "#ifdef A\nfloat x = 1.0;\n#else\nfloat x = x + 1.0;\n#endif", "", &[], "UndeclaredIdentifier"),
+            // A local declared later only in the other branch, and in the use's own branch.
+            (
+                "",
+                "#ifdef A\nfloat y = x;\n#endif\n#ifndef A\nfloat x = 1.0;\n#endif",
+                "",
+                &["A"],
+                "UndeclaredIdentifier",
+            ),
+            ("", "#ifdef A\nfloat y = x;\nfloat x = 1.0;\n#endif", "", &["A"], "UseBeforeDeclaration"),
+            // A function declared later only in the other branch, and in the use's own. (Not a struct type: a struct is visible in its
+            // whole level, and before its declaration in any variant for now: no clue in preserving mode.)
+            (
+                "",
+                "#ifdef A\nfloat y = g();\n#endif",
+                "#ifndef A\nfloat g() { return 1.0; }\n#endif",
+                &["A"],
+                "UndefinedFunction",
+            ),
+            ("", "#ifdef A\nfloat y = g();\n#endif", "float g() { return 1.0; }", &["A"], "UseBeforeDeclaration"),
+        ];
+        for (before, body, after, defines, want) in cases {
+            let preserving = late_codes(before, body, after, None);
+            assert_eq!(preserving, [want], "preserving: {before:?} {body:?} {after:?}");
+            assert_eq!(
+                late_codes(before, body, after, Some(defines)),
+                [want],
+                "variant: {before:?} {body:?} {after:?}"
+            );
+        }
     }
 
     fn clues(source: &str, index_from: usize) -> Vec<String> {

@@ -322,8 +322,9 @@ struct Level {
     /// Each name's declarations (most names have one: kept inline).
     names: HashMap<Name, OneOrMore<Decl>>,
     /// Every struct of this level by name, declared before or after (struct types are visible in the whole
-    /// level: the engine emits structs before the functions that use them). Built on first use.
-    structs: OnceCell<HashMap<Name, StructList>>,
+    /// level: the engine emits structs before the functions that use them), with its declaration's context.
+    /// Built on first use.
+    structs: OnceCell<HashMap<Name, Vec<(StructId, CondCtx)>>>,
     /// Members of the IO structs of the passes this level belongs to, visible as global names (the engine
     /// turns varyings into global variables of the same names): the first `(struct, member)` of each name, in
     /// pass order. Built on first use.
@@ -565,14 +566,41 @@ fn io_members(passes: &[PassIo], scope: ScopeId) -> HashMap<Name, (StructId, Nam
     out
 }
 
-/// The structs of a scope by name, in declaration order.
-fn level_structs(m: &Module, scope: ScopeId) -> HashMap<Name, StructList> {
-    let mut structs: HashMap<Name, StructList> = HashMap::default();
-    Guarded::for_each_item(&m.scopes[scope].items, &mut |item| {
-        if let GlobalItem::Struct(s) = item {
-            structs.entry(m.structs[*s].name).or_default().push(*s);
+/// The structs of a scope by name, in declaration order, each with the context of its declaration (a region
+/// is entered only when it holds a struct).
+fn level_structs(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, CondCtx)>> {
+    fn holds_struct(items: &[Guarded<GlobalItem>]) -> bool {
+        let mut found = false;
+        Guarded::for_each_item(items, &mut |item| found |= matches!(item, GlobalItem::Struct(_)));
+        found
+    }
+    fn walk(
+        m: &Module,
+        items: &[Guarded<GlobalItem>],
+        ctx: &CondCtx,
+        out: &mut HashMap<Name, Vec<(StructId, CondCtx)>>,
+    ) {
+        for item in items {
+            match item {
+                Guarded::Item(GlobalItem::Struct(s)) => {
+                    out.entry(m.structs[*s].name).or_default().push((*s, ctx.clone()))
+                }
+                Guarded::Item(_) => {}
+                Guarded::Cond(region) => {
+                    for (i, branch) in region.branches.iter().enumerate() {
+                        if holds_struct(&branch.items) {
+                            walk(m, &branch.items, &ctx.enter(m, region, i as u32), out);
+                        }
+                    }
+                    if let Some(items) = region.else_items.as_deref().filter(|items| holds_struct(items)) {
+                        walk(m, items, &ctx.enter(m, region, crate::variants::ELSE_BRANCH), out);
+                    }
+                }
+            }
         }
-    });
+    }
+    let mut structs = HashMap::default();
+    walk(m, &m.scopes[scope].items, &CondCtx::default(), &mut structs);
     structs
 }
 
@@ -1123,7 +1151,13 @@ impl<'m> Resolver<'m> {
             }
         }
         let m = self.m;
-        self.levels.iter().rev().find_map(|l| l.structs.get_or_init(|| level_structs(m, l.scope)).get(&name).cloned())
+        // Declared later in the level (visible before its declaration), in a variant of the use.
+        self.levels.iter().rev().find_map(|l| {
+            let all = l.structs.get_or_init(|| level_structs(m, l.scope)).get(&name)?;
+            let found: StructList =
+                all.iter().filter(|(_, c)| c.compatible_memo(ctx, &self.self_compatible)).map(|(s, _)| *s).collect();
+            (!found.is_empty()).then_some(found)
+        })
     }
 
     fn visible_struct_names(&self) -> Vec<&'m str> {
@@ -1691,7 +1725,7 @@ mod tests {
     #[test]
     fn late_declarations_count_only_in_variants_of_the_use() {
         // (globals before, body, globals after, defines of the use's variant, the code).
-        let cases: [(&str, &str, &str, &[&str], &str); 6] = [
+        let cases: [(&str, &str, &str, &[&str], &str); 8] = [
             // A global initialized with itself, an earlier declaration in the other branch.
             (
                 "#ifdef A\nconst float x = 1.0;\n#else\nconst float x = x * 2.0;\n#endif",
@@ -1711,8 +1745,11 @@ mod tests {
                 "UndeclaredIdentifier",
             ),
             ("", "#ifdef A\nfloat y = x;\nfloat x = 1.0;\n#endif", "", &["A"], "UseBeforeDeclaration"),
-            // A function declared later only in the other branch, and in the use's own. (Not a struct type: a struct is visible in its
-            // whole level, and before its declaration in any variant for now: no clue in preserving mode.)
+            // A struct type declared later only in the other branch (a struct is visible in its whole level, before
+            // its declaration too, but only in its own variants), and in the use's own.
+            ("", "#ifdef A\nS s;\n#endif", "#ifndef A\nstruct S { float a; };\n#endif", &["A"], "UndeclaredIdentifier"),
+            ("", "#ifdef A\nS s;\n#endif", "#ifdef A\nstruct S { float a; };\n#endif", &["A"], ""),
+            // A function declared later only in the other branch, and in the use's own.
             (
                 "",
                 "#ifdef A\nfloat y = g();\n#endif",
@@ -1723,13 +1760,12 @@ mod tests {
             ("", "#ifdef A\nfloat y = g();\n#endif", "float g() { return 1.0; }", &["A"], "UseBeforeDeclaration"),
         ];
         for (before, body, after, defines, want) in cases {
+            // An empty code: no clue.
+            let want: Vec<&str> = [want].into_iter().filter(|w| !w.is_empty()).collect();
             let preserving = late_codes(before, body, after, None);
-            assert_eq!(preserving, [want], "preserving: {before:?} {body:?} {after:?}");
-            assert_eq!(
-                late_codes(before, body, after, Some(defines)),
-                [want],
-                "variant: {before:?} {body:?} {after:?}"
-            );
+            assert_eq!(preserving, want, "preserving: {before:?} {body:?} {after:?}");
+            let variant = late_codes(before, body, after, Some(defines));
+            assert_eq!(variant, want, "variant: {before:?} {body:?} {after:?}");
         }
     }
 

@@ -1622,3 +1622,21 @@ fn render_human_mid_file() {
     });
     assert!(text.contains("UnexpectedToken"), "{text}");
 }
+
+/// A `discard` at the bottom of a chain of 40 functions, each calling the next under `#ifdef Ai` and under its
+/// `#else` (2^40 chains of calls, each with its own context): the chain contexts kept per function stop at a cap
+/// and the rule falls back to the direct calls, so the check stays fast, and the `discard` is still reported
+/// (the variant with no macro defined runs it in the vertex stage).
+#[test]
+fn discard_under_exponentially_many_call_chains() {
+    let mut globals = String::from("float f0(float w) { if (w < 0.0) { discard; } return w; }\n");
+    for i in 1..40 {
+        globals.push_str(&format!(
+            "float f{i}(float w) {{\n#ifdef A{i}\nw = f{p}(w);\n#else\nw = f{p}(w * 2.0);\n#endif\nreturn w; }}\n",
+            p = i - 1
+        ));
+    }
+    let o = run("discard under 2^40 call chains", shader_with(&globals, "float x = f39(1.0);"), preserving());
+    assert!(o.violation.is_none(), "{:?}", o.violation);
+    assert_eq!(summarize(&o.codes), [("MisplacedControlFlow".to_owned(), 1)], "{:?}", o.codes);
+}

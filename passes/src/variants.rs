@@ -173,6 +173,37 @@ impl CondCtx {
         CondCtx { data: Some(Arc::new(CtxData { path, atoms, descriptions })) }
     }
 
+    /// The context of code under both contexts (the branches and facts of both; `self`'s descriptions first),
+    /// or `None` when no variant has both. Either one when the other adds nothing.
+    pub fn conjoin(&self, other: &CondCtx) -> Option<CondCtx> {
+        if !self.compatible(other) {
+            return None;
+        }
+        if other.implies(self) {
+            return Some(other.clone());
+        }
+        if self.implies(other) {
+            return Some(self.clone());
+        }
+        let mut data = CtxData::clone(self);
+        for b in &other.path {
+            if !data.path.contains(b) {
+                data.path.push(*b);
+            }
+        }
+        for a in &other.atoms {
+            if !data.atoms.contains(a) {
+                data.atoms.push(*a);
+            }
+        }
+        for d in &other.descriptions {
+            if !data.descriptions.contains(d) {
+                data.descriptions.push(d.clone());
+            }
+        }
+        Some(CondCtx { data: Some(Arc::new(data)) })
+    }
+
     /// [`CondCtx::enter`], recording the result in `memo`.
     pub fn enter_recording<T>(
         &self,

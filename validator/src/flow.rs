@@ -6,9 +6,9 @@
 //! diagnostic found inside one carries a note naming its condition. A region "always returns" only when every
 //! branch, `#else` included, does.
 //!
-//! A `discard` in a function the vertex stage runs is reported when the function is a vertex entry, or when the
-//! `discard`'s context is compatible with the context of some call to the function from a function the vertex
-//! stage runs (so some variant has both the call and the `discard`; the callers' own callers are not followed).
+//! A `discard` in a function the vertex stage runs is reported when its context is compatible with the context
+//! of some chain of calls from a vertex entry to the function (the entry's own context, then each call's; see
+//! [`vertex_reach`]): some variant runs the `discard` in the vertex stage.
 
 use crate::diagnostic::{Diagnostic, DiagnosticType};
 use shaderlab_ir::{
@@ -17,6 +17,7 @@ use shaderlab_ir::{
 };
 use shaderlab_passes::variants::{CondCtx, ELSE_BRANCH};
 use shaderlab_passes::{Facts, Ty};
+use std::collections::BTreeMap;
 
 /// Category F (flow) and D (declaration placement) rules found here.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,7 +144,8 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
         }
     }
     let mut calls = Flow::new(m);
-    let mut vertex_calls: SecondaryMap<FunctionId, Vec<CondCtx>> = SecondaryMap::new();
+    // The calls each function the vertex stage runs makes: (callee, context of the call).
+    let mut sites_of: SecondaryMap<FunctionId, Vec<(FunctionId, CondCtx)>> = SecondaryMap::new();
     for (f, func) in m.functions.iter() {
         let Some(body) = func.body.as_ref().filter(|_| vertex_functions[f]) else { continue };
         calls.base = facts.resolution.function_ctx[f].clone().unwrap_or_default();
@@ -153,17 +155,24 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
         calls.sites = sites.iter().map(|c| (c.span, c.callee, None)).collect();
         calls.sites.sort_by_key(|&(span, ..)| (span.file, span.start));
         calls.block_stmts(&body.stmts, &mut Walk { loops: 0, switches: 0, vertex: false });
-        for (_, callee, ctx) in std::mem::take(&mut calls.sites) {
-            let ctx = ctx.unwrap_or_else(|| calls.base.clone());
-            match vertex_calls.get_mut(callee) {
-                Some(list) => list.push(ctx),
-                None => vertex_calls[callee] = vec![ctx],
-            }
-        }
+        let made = std::mem::take(&mut calls.sites)
+            .into_iter()
+            .map(|(_, callee, ctx)| (callee, ctx.unwrap_or_else(|| calls.base.clone())))
+            .collect();
+        sites_of[f] = made;
     }
+    let reach = vertex_reach(m, facts, &vertex_entries, &sites_of);
     for (f, span, ctx) in discards {
-        let called = |list: &Vec<CondCtx>| list.iter().any(|c| c.compatible(&ctx));
-        if vertex_entries.get(f).copied().unwrap_or(false) || vertex_calls.get(f).is_some_and(called) {
+        let reached = match reach.get(&f) {
+            Some(Reach::Contexts(list)) => list.iter().any(|c| c.compatible(&ctx)),
+            // Too many ways in: some call from a function the vertex stage runs, in a variant of the `discard`.
+            Some(Reach::Many) => m.functions.keys().any(|g| {
+                sites_of.get(g).is_some_and(|s| s.iter().any(|(callee, c)| *callee == f && c.compatible(&ctx)))
+            }),
+            // No chain of calls from a vertex entry in a variant of its own.
+            None => false,
+        };
+        if reached {
             let rule = FlowRule::MisplacedControlFlow {
                 keyword: "discard".into(),
                 reason: "only in fragment code (this function runs in the vertex stage)".into(),
@@ -172,6 +181,54 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
         }
     }
     cx.out
+}
+
+/// The variants in which the vertex stage runs a function: the contexts of the call chains from a vertex entry
+/// to it (each chain's calls' contexts together), or, past [`MAX_REACH`] of them, too many to follow.
+enum Reach {
+    Many,
+    Contexts(Vec<CondCtx>),
+}
+
+/// Chain contexts kept per function before [`Reach::Many`].
+const MAX_REACH: usize = 64;
+
+/// [`Reach`] of every function the vertex stage runs, from the entries (each in its own context) along the
+/// calls `sites_of`: a call in a context no variant shares with the chain so far is not followed.
+fn vertex_reach(
+    m: &Module,
+    facts: &Facts,
+    entries: &SecondaryMap<FunctionId, bool>,
+    sites_of: &SecondaryMap<FunctionId, Vec<(FunctionId, CondCtx)>>,
+) -> BTreeMap<FunctionId, Reach> {
+    let mut reach: BTreeMap<FunctionId, Reach> = BTreeMap::new();
+    let mut work: Vec<(FunctionId, CondCtx)> = Vec::new();
+    for f in m.functions.keys().filter(|&f| entries.get(f).copied().unwrap_or(false)) {
+        let ctx = facts.resolution.function_ctx[f].clone().unwrap_or_default();
+        reach.insert(f, Reach::Contexts(vec![ctx.clone()]));
+        work.push((f, ctx));
+    }
+    while let Some((caller, chain)) = work.pop() {
+        for (callee, site) in sites_of.get(caller).map_or(&[][..], |s| s.as_slice()) {
+            let Some(inner) = chain.conjoin(site) else { continue };
+            let Reach::Contexts(list) = reach.entry(*callee).or_insert_with(|| Reach::Contexts(Vec::new())) else {
+                continue;
+            };
+            if list.iter().any(|c| inner.implies(c)) {
+                continue;
+            }
+            if list.len() == MAX_REACH {
+                reach.insert(*callee, Reach::Many);
+                // Its callees may be reached in ways no longer tracked: follow with the function's own context.
+                let own = facts.resolution.function_ctx[*callee].clone().unwrap_or_default();
+                work.push((*callee, own));
+                continue;
+            }
+            list.push(inner.clone());
+            work.push((*callee, inner));
+        }
+    }
+    reach
 }
 
 struct Flow<'m> {

@@ -1113,9 +1113,10 @@ impl<'m> Resolver<'m> {
             return;
         }
         let text = self.name(name).to_owned();
-        if self.preserving && self.declared_later(name, ty.span) {
+        let later = self.declared_later(name, ty.span);
+        if later && self.preserving {
             self.late_use(name, ty.span, ctx, None, false);
-        } else if self.declared_later(name, ty.span) {
+        } else if later {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text }, ty.span, ctx);
         } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
@@ -1218,9 +1219,9 @@ impl<'m> Resolver<'m> {
 
     /// Preserving mode: a use of `name` that no visible declaration in its variants has, while `name` is declared
     /// later. Whether a later declaration is in a variant of the use is known only when it is declared, so the
-    /// use is reported as UndeclaredIdentifier (UndefinedFunction for a `call`) now (with a note on `incompatible`, an earlier declaration in
-    /// other variants) and [`Resolver::settle_late_uses`] turns that into UseBeforeDeclaration when such a
-    /// declaration comes: what the variants of the use report.
+    /// use is reported now as UndeclaredIdentifier (UndefinedFunction for a `call`; with a note on
+    /// `incompatible`, an earlier declaration in other variants), and [`Resolver::settle_late_uses`] turns that
+    /// into UseBeforeDeclaration when such a declaration comes: what the variants of the use report.
     #[inline(never)]
     fn late_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
         let name_text = self.name(name).to_owned();
@@ -1402,7 +1403,8 @@ impl<'m> Resolver<'m> {
         if let Some(member) = self.io_member(name) {
             return Resolved::Symbols(Symbols::one(member));
         }
-        if self.preserving && self.declared_later(name, span) {
+        let later = self.declared_later(name, span);
+        if later && self.preserving {
             self.late_use(name, span, ctx, incompatible, false);
             return Resolved::Unresolved;
         }
@@ -1415,7 +1417,7 @@ impl<'m> Resolver<'m> {
             });
             return Resolved::Unresolved;
         }
-        if self.declared_later(name, span) {
+        if later {
             self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
             return Resolved::Unresolved;
         }
@@ -1468,12 +1470,12 @@ impl<'m> Resolver<'m> {
     #[inline(never)]
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
-        if self.preserving && self.declared_below(name) {
-            self.late_use(name, span, ctx, None, true);
-            return CallTarget::Unresolved;
-        }
         if self.declared_below(name) {
-            self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
+            if self.preserving {
+                self.late_use(name, span, ctx, None, true);
+            } else {
+                self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
+            }
             return CallTarget::Unresolved;
         }
         if self.incomplete {

@@ -89,7 +89,8 @@ impl PpState {
     pub fn define_command_line(&mut self, defines: &[(String, String)], file: FileId, names: &mut Interner) {
         self.macros.reserve(defines.len());
         for (name, value) in defines {
-            let body = crate::lexer::lex_kept(value, file, names);
+            // `-D NAME` (the usual form) has an empty body: nothing to lex.
+            let body = if value.is_empty() { Vec::new() } else { crate::lexer::lex_kept(value, file, names) };
             let name = names.intern(name);
             self.define(name, Rc::new(MacroBody { params: None, body, region: 0 }));
         }

@@ -1727,7 +1727,7 @@ mod tests {
     #[test]
     fn late_declarations_count_only_in_variants_of_the_use() {
         // (globals before, body, globals after, defines of the use's variant, the code).
-        let cases: [(&str, &str, &str, &[&str], &str); 8] = [
+        let cases: [(&str, &str, &str, &[&str], &str); 9] = [
             // A global initialized with itself, an earlier declaration in the other branch.
             (
                 "#ifdef A\nconst float x = 1.0;\n#else\nconst float x = x * 2.0;\n#endif",
@@ -1747,6 +1747,15 @@ mod tests {
                 "UndeclaredIdentifier",
             ),
             ("", "#ifdef A\nfloat y = x;\nfloat x = 1.0;\n#endif", "", &["A"], "UseBeforeDeclaration"),
+            // Declared before the use in the other branch and after it in the use's own (the last declaration
+            // counts, not the first).
+            (
+                "",
+                "#ifdef A\nfloat x = 1.0;\n#else\nfloat y = x;\nfloat x = 2.0;\n#endif",
+                "",
+                &[],
+                "UseBeforeDeclaration",
+            ),
             // A struct type declared later only in the other branch (a struct is visible in its whole level, before
             // its declaration too, but only in its own variants), and in the use's own.
             ("", "#ifdef A\nS s;\n#endif", "#ifndef A\nstruct S { float a; };\n#endif", &["A"], "UndeclaredIdentifier"),

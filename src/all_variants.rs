@@ -914,6 +914,8 @@ impl<'a> Model<'a> {
     /// conditions depend on that takes it, every other axis undefined.
     fn seeds(&self) -> Vec<Vec<u8>> {
         let n = self.axes.len();
+        // One dense row for every question below: only the axes a question sets are written, and reset after.
+        let mut scratch = vec![0u8; n];
         let mut wanted: Vec<(usize, Vec<(usize, u8)>)> = Vec::new();
         for (i, path) in self.paths.iter().enumerate() {
             let mut relevant = BTreeSet::new();
@@ -924,18 +926,18 @@ impl<'a> Model<'a> {
             let Some(count) = count.filter(|&c| c <= BLOCK_SEARCH) else {
                 continue;
             };
-            let mut row = vec![0u8; n];
             for mut k in 0..count {
                 for &a in relevant.iter().rev() {
                     let size = self.axes[a].values.len() as u64;
-                    row[a] = (k % size) as u8;
+                    scratch[a] = (k % size) as u8;
                     k /= size;
                 }
-                if self.holds(path, &row, &mut Vec::new()) != Some(false) {
-                    wanted.push((i, relevant.iter().map(|&a| (a, row[a])).collect()));
+                if self.holds(path, &scratch, &mut Vec::new()) != Some(false) {
+                    wanted.push((i, relevant.iter().map(|&a| (a, scratch[a])).collect()));
                     break;
                 }
             }
+            relevant.iter().for_each(|&a| scratch[a] = 0);
         }
         wanted.sort_by_key(|(i, c)| (std::cmp::Reverse(c.iter().filter(|(_, v)| *v != 0).count()), *i));
         // Whether a block is taken depends only on its relevant axes (`path_axes`), so a chosen row that sets
@@ -944,7 +946,6 @@ impl<'a> Model<'a> {
         // per question). Asking every row was quadratic: 8,000 blocks of one macro each, 64 MB of rows.
         let mut rows: Vec<&[(usize, u8)]> = Vec::new();
         let mut rows_setting: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut scratch = vec![0u8; n];
         let mut candidates: Vec<u32> = Vec::new();
         for (i, constraint) in &wanted {
             let path = &self.paths[*i];

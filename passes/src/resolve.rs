@@ -19,7 +19,9 @@ use crate::clue::{PassClue, PassClueKind, SymbolClue};
 use crate::redecl::{index_from, record, ConflictIndex, KindKey};
 use crate::small::{OneOrMore, SmallList};
 use crate::table::{filled_map, Arena, ArenaPlace, ExprTable, Owner};
-use crate::variants::{is_transparent_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH};
+use crate::variants::{
+    facts_contradict, is_transparent_include_guard, BranchContexts, CondCtx, SelfCompatible, ELSE_BRANCH,
+};
 use cranelift_entity::SecondaryMap;
 use shaderlab_ir::hash::{FastHashMap as HashMap, FastHashSet as HashSet};
 use shaderlab_ir::{
@@ -298,7 +300,7 @@ type SharedKey = (usize, Name, usize, usize);
 type SharedLists = std::cell::RefCell<HashMap<SharedKey, Symbols>>;
 
 /// A use reported as UndeclaredIdentifier in preserving mode while its name is declared later (see
-/// [`Resolver::late_use`]).
+/// [`Resolver::declared_later_use`]).
 struct LateUse {
     ctx: CondCtx,
     /// The function whose body has the use: a later local of that function settles it.
@@ -593,7 +595,7 @@ fn level_structs(m: &Module, scope: ScopeId) -> HashMap<Name, Vec<(StructId, Con
                         }
                     }
                     if let Some(items) = region.else_items.as_deref().filter(|items| holds_struct(items)) {
-                        walk(m, items, &ctx.enter(m, region, crate::variants::ELSE_BRANCH), out);
+                        walk(m, items, &ctx.enter(m, region, ELSE_BRANCH), out);
                     }
                 }
             }
@@ -686,7 +688,7 @@ struct Resolver<'m> {
     declared_in_trees: HashMap<(Name, ScopeId), bool>,
     /// Preserving mode: the uses reported as UndeclaredIdentifier while their name is declared later, by name,
     /// until a later declaration in a variant of the use turns the clue into UseBeforeDeclaration (see
-    /// [`Resolver::late_use`]). Empty in almost every module.
+    /// [`Resolver::declared_later_use`]). Empty in almost every module.
     late_uses: HashMap<Name, Vec<LateUses>>,
     /// The IO struct members of every program pass.
     pass_io: Vec<PassIo>,
@@ -1113,11 +1115,8 @@ impl<'m> Resolver<'m> {
             return;
         }
         let text = self.name(name).to_owned();
-        let later = self.declared_later(name, ty.span);
-        if later && self.preserving {
-            self.late_use(name, ty.span, ctx, None, false);
-        } else if later {
-            self.clue(SymbolClue::UseBeforeDeclaration { name: text }, ty.span, ctx);
+        if self.declared_later(name, ty.span) {
+            self.declared_later_use(name, ty.span, ctx, None, false);
         } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
             let suggestion = suggest(&text, candidates.into_iter());
@@ -1217,26 +1216,20 @@ impl<'m> Resolver<'m> {
         *self.declared_in_trees.entry((name, level.scope)).or_insert_with(|| declared_in_tree(m, name, level.scope))
     }
 
-    /// Preserving mode: a use of `name` that no visible declaration in its variants has, while `name` is declared
-    /// later. Whether a later declaration is in a variant of the use is known only when it is declared, so the
-    /// use is reported now as UndeclaredIdentifier (UndefinedFunction for a `call`; with a note on
-    /// `incompatible`, an earlier declaration in other variants), and [`Resolver::settle_late_uses`] turns that
-    /// into UseBeforeDeclaration when such a declaration comes: what the variants of the use report.
+    /// A use of `name` that no visible declaration (in its variants) has, while `name` is declared later: in
+    /// variant mode UseBeforeDeclaration. In preserving mode, whether a later declaration is in a variant of the
+    /// use is known only when it is declared, so the use is reported now as undeclared (see
+    /// [`Resolver::undeclared_clue`]; `incompatible` is an earlier declaration in other variants), and
+    /// [`Resolver::settle_late_uses`] turns that into UseBeforeDeclaration when such a declaration comes: what
+    /// the variants of the use report.
     #[inline(never)]
-    fn late_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
-        let name_text = self.name(name).to_owned();
-        let kind = if call {
-            SymbolClue::UndefinedFunction { name: name_text, suggestion: None }
-        } else {
-            SymbolClue::UndeclaredIdentifier { name: name_text, suggestion: None }
-        };
-        let clue = self.clue(kind, span, ctx);
-        if let Some(first) = incompatible {
-            clue.notes.push(crate::clue::PassNote {
-                span: Some(first),
-                message: "declared only in variants that exclude this use".into(),
-            });
+    fn declared_later_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
+        if !self.preserving {
+            let text = self.name(name).to_owned();
+            self.clue(SymbolClue::UseBeforeDeclaration { name: text }, span, ctx);
+            return;
         }
+        self.undeclared_clue(name, span, ctx, incompatible, call);
         let Some(level) = self.levels.last().map(|l| l.scope) else {
             return;
         };
@@ -1250,6 +1243,24 @@ impl<'m> Resolver<'m> {
         }
     }
 
+    /// An UndeclaredIdentifier clue (UndefinedFunction for a `call`) without suggestion, with a note on
+    /// `incompatible`, a declaration in other variants.
+    fn undeclared_clue(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
+        let text = self.name(name).to_owned();
+        let kind = if call {
+            SymbolClue::UndefinedFunction { name: text, suggestion: None }
+        } else {
+            SymbolClue::UndeclaredIdentifier { name: text, suggestion: None }
+        };
+        let clue = self.clue(kind, span, ctx);
+        if let Some(first) = incompatible {
+            clue.notes.push(crate::clue::PassNote {
+                span: Some(first),
+                message: "declared only in variants that exclude this use".into(),
+            });
+        }
+    }
+
     /// A declaration of `name` in `ctx` (a local of `local_of`, or a global of the innermost level): the late
     /// uses it settles (in a variant of it; a local of the same function, a global of the use's level or one
     /// below) become UseBeforeDeclaration.
@@ -1259,9 +1270,7 @@ impl<'m> Resolver<'m> {
             return;
         };
         let (levels, memo, clues) = (&self.levels, &self.self_compatible, &mut self.out.clues);
-        let contradicts =
-            |atoms: &[(Name, bool)]| atoms.iter().any(|(n, v)| ctx.atoms.iter().any(|(m, w)| n == m && v != w));
-        for group in groups.iter_mut().filter(|g| !contradicts(&g.atoms)) {
+        for group in groups.iter_mut().filter(|g| !facts_contradict(&g.atoms, &ctx.atoms)) {
             group.uses.retain(|u| {
                 let reaches = match local_of {
                     Some(f) => u.body == Some(f),
@@ -1403,22 +1412,13 @@ impl<'m> Resolver<'m> {
         if let Some(member) = self.io_member(name) {
             return Resolved::Symbols(Symbols::one(member));
         }
-        let later = self.declared_later(name, span);
-        if later && self.preserving {
-            self.late_use(name, span, ctx, incompatible, false);
+        // (An earlier declaration in other variants only exists in preserving mode.)
+        if self.declared_later(name, span) {
+            self.declared_later_use(name, span, ctx, incompatible, false);
             return Resolved::Unresolved;
         }
-        if let Some(first) = incompatible {
-            let clue =
-                self.clue(SymbolClue::UndeclaredIdentifier { name: text.to_owned(), suggestion: None }, span, ctx);
-            clue.notes.push(crate::clue::PassNote {
-                span: Some(first),
-                message: "declared only in variants that exclude this use".into(),
-            });
-            return Resolved::Unresolved;
-        }
-        if later {
-            self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
+        if incompatible.is_some() {
+            self.undeclared_clue(name, span, ctx, incompatible, false);
             return Resolved::Unresolved;
         }
         if self.preserving && is_macro_style(text) {
@@ -1471,11 +1471,7 @@ impl<'m> Resolver<'m> {
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
         if self.declared_below(name) {
-            if self.preserving {
-                self.late_use(name, span, ctx, None, true);
-            } else {
-                self.clue(SymbolClue::UseBeforeDeclaration { name: text.to_owned() }, span, ctx);
-            }
+            self.declared_later_use(name, span, ctx, None, true);
             return CallTarget::Unresolved;
         }
         if self.incomplete {

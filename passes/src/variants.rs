@@ -50,6 +50,12 @@ impl std::ops::Deref for CondCtx {
 
 pub const ELSE_BRANCH: u32 = u32::MAX;
 
+/// Whether two lists of certain facts (`(macro, defined?)`, as in [`CtxData::atoms`]) say opposite things of some
+/// macro.
+pub fn facts_contradict(a: &[(Name, bool)], b: &[(Name, bool)]) -> bool {
+    a.iter().any(|(n, v)| b.iter().any(|(m, w)| n == m && v != w))
+}
+
 /// The contexts one walk over a module entered, so that a later walk over the same module takes them instead
 /// of entering every region again (name resolution records, type inference reuses).
 ///
@@ -110,14 +116,7 @@ impl CondCtx {
                 }
             }
         }
-        for (n, v) in &self.atoms {
-            for (m, w) in &other.atoms {
-                if n == m && v != w {
-                    return false;
-                }
-            }
-        }
-        true
+        !facts_contradict(&self.atoms, &other.atoms)
     }
 
     /// [`CondCtx::compatible`], remembering the answer for a context tested against itself in `memo`.

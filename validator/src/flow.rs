@@ -137,12 +137,6 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
     }
     // A `discard` in a function the vertex stage runs (rare): the contexts of the calls to each function from the
     // functions the vertex stage runs, found by walking those again.
-    let mut vertex_entries: SecondaryMap<FunctionId, bool> = SecondaryMap::new();
-    for (pass, p) in m.passes.iter() {
-        if let (PassKind::Program { .. }, Some((Some(entry), _))) = (&p.kind, facts.calls.entries.get(pass)) {
-            vertex_entries[*entry] = true;
-        }
-    }
     let mut calls = Flow::new(m);
     // The calls each function the vertex stage runs makes: (callee, context of the call).
     let mut sites_of: SecondaryMap<FunctionId, Vec<(FunctionId, CondCtx)>> = SecondaryMap::new();
@@ -161,7 +155,7 @@ pub fn check(m: &Module, facts: &Facts, incomplete: bool) -> Vec<Diagnostic> {
             .collect();
         sites_of[f] = made;
     }
-    let reach = vertex_reach(m, facts, &vertex_entries, &sites_of);
+    let reach = vertex_reach(m, facts, &sites_of);
     for (f, span, ctx) in discards {
         let reached = match reach.get(&f) {
             Some(Reach::Contexts(list)) => list.iter().any(|c| c.compatible(&ctx)),
@@ -193,20 +187,27 @@ enum Reach {
 /// Chain contexts kept per function before [`Reach::Many`].
 const MAX_REACH: usize = 64;
 
-/// [`Reach`] of every function the vertex stage runs, from the entries (each in its own context) along the
-/// calls `sites_of`: a call in a context no variant shares with the chain so far is not followed.
+/// [`Reach`] of every function the vertex stage runs, from the program passes' vertex entries (each in its own
+/// context) along the calls `sites_of`: a call in a context no variant shares with the chain so far is not
+/// followed.
 fn vertex_reach(
     m: &Module,
     facts: &Facts,
-    entries: &SecondaryMap<FunctionId, bool>,
     sites_of: &SecondaryMap<FunctionId, Vec<(FunctionId, CondCtx)>>,
 ) -> BTreeMap<FunctionId, Reach> {
     let mut reach: BTreeMap<FunctionId, Reach> = BTreeMap::new();
     let mut work: Vec<(FunctionId, CondCtx)> = Vec::new();
-    for f in m.functions.keys().filter(|&f| entries.get(f).copied().unwrap_or(false)) {
-        let ctx = facts.resolution.function_ctx[f].clone().unwrap_or_default();
-        reach.insert(f, Reach::Contexts(vec![ctx.clone()]));
-        work.push((f, ctx));
+    for (pass, p) in m.passes.iter() {
+        let Some((Some(f), _)) = facts.calls.entries.get(pass).filter(|_| matches!(p.kind, PassKind::Program { .. }))
+        else {
+            continue;
+        };
+        // An entry of several passes is one start.
+        if !reach.contains_key(f) {
+            let ctx = facts.resolution.function_ctx[*f].clone().unwrap_or_default();
+            reach.insert(*f, Reach::Contexts(vec![ctx.clone()]));
+            work.push((*f, ctx));
+        }
     }
     while let Some((caller, chain)) = work.pop() {
         for (callee, site) in sites_of.get(caller).map_or(&[][..], |s| s.as_slice()) {

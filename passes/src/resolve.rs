@@ -286,6 +286,46 @@ enum DeclKind {
     Struct(StructId),
 }
 
+impl DeclKind {
+    /// What this declares, as one of the `DECLARES_*` bits.
+    fn declares(&self) -> u8 {
+        match self {
+            DeclKind::Var(_) => DECLARES_VAR,
+            DeclKind::Function(_) => DECLARES_FUNCTION,
+            DeclKind::Struct(_) => DECLARES_STRUCT,
+        }
+    }
+}
+
+/// What a declaration declares, as bits of a mask: a variable (global or local), a function, a struct type.
+const DECLARES_VAR: u8 = 1;
+const DECLARES_FUNCTION: u8 = 2;
+const DECLARES_STRUCT: u8 = 4;
+
+/// What a use of a name needs the name to be. Only a later declaration of such a thing makes the use one "before
+/// its declaration": a function or a struct declared after `x = f;` does not make `f` a variable (glslang: an
+/// undeclared identifier, whether the function comes before or after), nor does a variable make a type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UseKind {
+    /// A name in expression position.
+    Value,
+    /// A type name.
+    Type,
+    /// A callee: a function, or a struct's constructor.
+    Call,
+}
+
+impl UseKind {
+    /// The declarations (`DECLARES_*` bits) that resolve such a use.
+    fn accepts(self) -> u8 {
+        match self {
+            UseKind::Value => DECLARES_VAR,
+            UseKind::Type => DECLARES_STRUCT,
+            UseKind::Call => DECLARES_FUNCTION | DECLARES_STRUCT,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Decl {
     kind: DeclKind,
@@ -303,6 +343,8 @@ type SharedLists = std::cell::RefCell<HashMap<SharedKey, Symbols>>;
 /// [`Resolver::declared_later_use`]).
 struct LateUse {
     ctx: CondCtx,
+    /// What the use needs the name to be: only a declaration of that settles it.
+    kind: UseKind,
     /// The function whose body has the use: a later local of that function settles it.
     body: Option<FunctionId>,
     /// The innermost level at the use: a later global of that level or a level below it settles it.
@@ -440,35 +482,38 @@ fn scope_chain(m: &Module, scope: ScopeId) -> SmallList<ScopeId, 4> {
 
 /// Every name declared (as a global, function or struct) by the items of a scope, with the root of that scope's
 /// tree (the first of its [`scope_chain`]): one entry per declaration, nothing copied into the scopes above.
-fn declared_under_roots(m: &Module) -> HashSet<(Name, ScopeId)> {
-    let mut out = HashSet::default();
+fn declared_under_roots(m: &Module) -> HashMap<(Name, ScopeId), u8> {
+    let mut out: HashMap<(Name, ScopeId), u8> = HashMap::default();
     for (id, scope) in m.scopes.iter() {
         let root = scope_chain(m, id).first().copied().unwrap_or(id);
         Guarded::for_each_item(&scope.items, &mut |item| {
-            if let Some(name) = declared_name(m, item) {
-                out.insert((name, root));
+            if let Some((name, declares)) = declared_name(m, item) {
+                *out.entry((name, root)).or_default() |= declares;
             }
         });
     }
     out
 }
 
-/// The name a global item declares, if any.
-fn declared_name(m: &Module, item: &GlobalItem) -> Option<Name> {
+/// The name a global item declares, if any, and what it declares (a `DECLARES_*` bit).
+fn declared_name(m: &Module, item: &GlobalItem) -> Option<(Name, u8)> {
     match item {
-        GlobalItem::Var(g) => Some(m.globals[*g].name),
-        GlobalItem::Function(f) => Some(m.functions[*f].name),
-        GlobalItem::Struct(s) => Some(m.structs[*s].name),
+        GlobalItem::Var(g) => Some((m.globals[*g].name, DECLARES_VAR)),
+        GlobalItem::Function(f) => Some((m.functions[*f].name, DECLARES_FUNCTION)),
+        GlobalItem::Struct(s) => Some((m.structs[*s].name, DECLARES_STRUCT)),
         _ => None,
     }
 }
 
-/// Whether a scope of the tree under `top` (itself included) declares `name`.
-fn declared_in_tree(m: &Module, name: Name, top: ScopeId) -> bool {
+/// Whether a scope of the tree under `top` (itself included) declares `name` as one of `accepts` (`DECLARES_*`
+/// bits).
+fn declared_in_tree(m: &Module, name: Name, top: ScopeId, accepts: u8) -> bool {
     m.scopes.iter().any(|(id, scope)| {
         let mut found = false;
         if scope_chain(m, id).contains(&top) {
-            Guarded::for_each_item(&scope.items, &mut |item| found |= declared_name(m, item) == Some(name));
+            Guarded::for_each_item(&scope.items, &mut |item| {
+                found |= declared_name(m, item).is_some_and(|(n, declares)| n == name && declares & accepts != 0)
+            });
         }
         found
     })
@@ -683,9 +728,10 @@ struct Resolver<'m> {
     local_names_of: Option<FunctionId>,
     preserving: bool,
     /// Every declared name with the root of its scope's tree (for UseBeforeDeclaration; computed on first use,
-    /// by [`Resolver::declared_below`]), and the answers of the exact check behind it by (name, level).
-    declared_under_roots: Option<HashSet<(Name, ScopeId)>>,
-    declared_in_trees: HashMap<(Name, ScopeId), bool>,
+    /// by [`Resolver::declared_below`]; what each declares, as `DECLARES_*` bits), and the answers of the exact
+    /// check behind it by (name, level, declarations asked for).
+    declared_under_roots: Option<HashMap<(Name, ScopeId), u8>>,
+    declared_in_trees: HashMap<(Name, ScopeId, u8), bool>,
     /// Preserving mode: the uses reported as UndeclaredIdentifier while their name is declared later, by name,
     /// until a later declaration in a variant of the use turns the clue into UseBeforeDeclaration (see
     /// [`Resolver::declared_later_use`]). Empty in almost every module.
@@ -858,7 +904,7 @@ impl<'m> Resolver<'m> {
                 .push(crate::clue::PassNote { span: Some(first.span), message: "previous declaration is here".into() });
         }
         if !self.late_uses.is_empty() {
-            self.settle_late_uses(name, ctx, None);
+            self.settle_late_uses(name, kind.declares(), ctx, None);
         }
         if let Some(level) = self.levels.last_mut() {
             let decl = Decl { kind, ctx: ctx.clone(), span };
@@ -973,7 +1019,7 @@ impl<'m> Resolver<'m> {
             }
         }
         if !self.late_uses.is_empty() {
-            self.settle_late_uses(name, ctx, Some(f));
+            self.settle_late_uses(name, DECLARES_VAR, ctx, Some(f));
         }
         if let Some(scope) = self.innermost() {
             let decl = (local, ctx.clone(), l.name_span);
@@ -1115,8 +1161,8 @@ impl<'m> Resolver<'m> {
             return;
         }
         let text = self.name(name).to_owned();
-        if self.declared_later(name, ty.span) {
-            self.declared_later_use(name, ty.span, ctx, None, false);
+        if self.declared_later(name, ty.span, UseKind::Type) {
+            self.declared_later_use(name, ty.span, ctx, None, UseKind::Type);
         } else if !self.incomplete {
             let candidates: Vec<&str> = self.visible_struct_names();
             let suggestion = suggest(&text, candidates.into_iter());
@@ -1182,8 +1228,9 @@ impl<'m> Resolver<'m> {
             .map(|(s, n)| Symbol::IoMember(s, n))
     }
 
-    fn declared_later(&mut self, name: Name, use_at: Span) -> bool {
-        if let Some(f) = self.body_of {
+    fn declared_later(&mut self, name: Name, use_at: Span, kind: UseKind) -> bool {
+        // (Locals are variables: they only make a value use one before its declaration.)
+        if let Some(f) = self.body_of.filter(|_| kind == UseKind::Value) {
             if self.local_names_of != Some(f) {
                 self.local_names.clear();
                 // The last declaration of each name (the locals are in source order): whether one follows a use.
@@ -1196,12 +1243,12 @@ impl<'m> Resolver<'m> {
                 return true;
             }
         }
-        self.declared_below(name)
+        self.declared_below(name, kind.accepts())
     }
 
     /// Whether `name` is declared in the innermost current level or in the levels below it (those combined into
     /// the same programs: not in a sibling pass). The outer levels' items were all declared before this level's.
-    fn declared_below(&mut self, name: Name) -> bool {
+    fn declared_below(&mut self, name: Name, accepts: u8) -> bool {
         let m = self.m;
         let declared = self.declared_under_roots.get_or_insert_with(|| declared_under_roots(m));
         // The levels are a chain from a root down (see `resolve_recording`): the root's tree holds every scope
@@ -1209,11 +1256,22 @@ impl<'m> Resolver<'m> {
         let (Some(root), Some(level)) = (self.levels.first(), self.levels.last()) else {
             return false;
         };
-        if !declared.contains(&(name, root.scope)) {
+        if declared.get(&(name, root.scope)).is_none_or(|declares| declares & accepts == 0) {
             return false;
         }
         // Rare (an error follows either way): exactly, not in a sibling's tree.
-        *self.declared_in_trees.entry((name, level.scope)).or_insert_with(|| declared_in_tree(m, name, level.scope))
+        *self
+            .declared_in_trees
+            .entry((name, level.scope, accepts))
+            .or_insert_with(|| declared_in_tree(m, name, level.scope, accepts))
+    }
+
+    /// Whether the program declares `name` at all: in a level of the use so far, or later in the current level or
+    /// a level below it.
+    #[inline(never)]
+    fn declares_name(&mut self, name: Name) -> bool {
+        self.levels.iter().any(|l| l.names.contains_key(&name))
+            || self.declared_below(name, DECLARES_VAR | DECLARES_FUNCTION | DECLARES_STRUCT)
     }
 
     /// A use of `name` that no visible declaration (in its variants) has, while `name` is declared later: in
@@ -1223,18 +1281,18 @@ impl<'m> Resolver<'m> {
     /// [`Resolver::settle_late_uses`] turns that into UseBeforeDeclaration when such a declaration comes: what
     /// the variants of the use report.
     #[inline(never)]
-    fn declared_later_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, call: bool) {
+    fn declared_later_use(&mut self, name: Name, span: Span, ctx: &CondCtx, incompatible: Option<Span>, kind: UseKind) {
         if !self.preserving {
             let text = self.name(name).to_owned();
             self.clue(SymbolClue::UseBeforeDeclaration { name: text }, span, ctx);
             return;
         }
-        self.undeclared_clue(name, span, ctx, incompatible, call);
+        self.undeclared_clue(name, span, ctx, incompatible, kind == UseKind::Call);
         let Some(level) = self.levels.last().map(|l| l.scope) else {
             return;
         };
         if !ctx.is_dead() {
-            let late = LateUse { ctx: ctx.clone(), body: self.body_of, level, clue: self.out.clues.len() - 1 };
+            let late = LateUse { ctx: ctx.clone(), kind, body: self.body_of, level, clue: self.out.clues.len() - 1 };
             let groups = self.late_uses.entry(name).or_default();
             match groups.iter_mut().find(|g| g.atoms == ctx.atoms) {
                 Some(group) => group.uses.push(late),
@@ -1261,11 +1319,11 @@ impl<'m> Resolver<'m> {
         }
     }
 
-    /// A declaration of `name` in `ctx` (a local of `local_of`, or a global of the innermost level): the late
-    /// uses it settles (in a variant of it; a local of the same function, a global of the use's level or one
-    /// below) become UseBeforeDeclaration.
+    /// A declaration of `name` in `ctx` (a local of `local_of`, or a global of the innermost level) declaring
+    /// `declares` (`DECLARES_*` bits): the late uses it settles (uses needing what it declares, in a variant of it;
+    /// a local of the same function, a global of the use's level or one below) become UseBeforeDeclaration.
     #[inline(never)]
-    fn settle_late_uses(&mut self, name: Name, ctx: &CondCtx, local_of: Option<FunctionId>) {
+    fn settle_late_uses(&mut self, name: Name, declares: u8, ctx: &CondCtx, local_of: Option<FunctionId>) {
         let Some(groups) = self.late_uses.get_mut(&name) else {
             return;
         };
@@ -1276,7 +1334,7 @@ impl<'m> Resolver<'m> {
                     Some(f) => u.body == Some(f),
                     None => levels.iter().any(|l| l.scope == u.level),
                 };
-                if !reaches || !u.ctx.compatible_memo(ctx, memo) {
+                if !reaches || u.kind.accepts() & declares == 0 || !u.ctx.compatible_memo(ctx, memo) {
                     return true;
                 }
                 let clue = &mut clues[u.clue];
@@ -1413,15 +1471,16 @@ impl<'m> Resolver<'m> {
             return Resolved::Symbols(Symbols::one(member));
         }
         // (An earlier declaration in other variants only exists in preserving mode.)
-        if self.declared_later(name, span) {
-            self.declared_later_use(name, span, ctx, incompatible, false);
+        if self.declared_later(name, span, UseKind::Value) {
+            self.declared_later_use(name, span, ctx, incompatible, UseKind::Value);
             return Resolved::Unresolved;
         }
         if incompatible.is_some() {
             self.undeclared_clue(name, span, ctx, incompatible, false);
             return Resolved::Unresolved;
         }
-        if self.preserving && is_macro_style(text) {
+        // A name the program declares (as a function or a struct: not a value) is not a run-time macro.
+        if self.preserving && is_macro_style(text) && !self.declares_name(name) {
             return Resolved::Symbols(Symbols::one(Symbol::RuntimeMacro(name)));
         }
         if self.incomplete {
@@ -1470,8 +1529,8 @@ impl<'m> Resolver<'m> {
     #[inline(never)]
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
-        if self.declared_below(name) {
-            self.declared_later_use(name, span, ctx, None, true);
+        if self.declared_below(name, UseKind::Call.accepts()) {
+            self.declared_later_use(name, span, ctx, None, UseKind::Call);
             return CallTarget::Unresolved;
         }
         if self.incomplete {
@@ -1723,7 +1782,7 @@ mod tests {
     #[test]
     fn late_declarations_count_only_in_variants_of_the_use() {
         // (globals before, body, globals after, defines of the use's variant, the code).
-        let cases: [(&str, &str, &str, &[&str], &str); 9] = [
+        let cases: [(&str, &str, &str, &[&str], &str); 16] = [
             // A global initialized with itself, an earlier declaration in the other branch.
             (
                 "#ifdef A\nconst float x = 1.0;\n#else\nconst float x = x * 2.0;\n#endif",
@@ -1765,6 +1824,17 @@ mod tests {
                 "UndefinedFunction",
             ),
             ("", "#ifdef A\nfloat y = g();\n#endif", "float g() { return 1.0; }", &["A"], "UseBeforeDeclaration"),
+            // Only a declaration of what the use needs makes it one before its declaration: a function used as a
+            // value (declared before or after it; glslang: undeclared identifier), a variable used as a callee or
+            // as a type, a struct used as a value.
+            ("float g() { return 1.0; }", "float y = g;", "", &[], "UndeclaredIdentifier"),
+            ("", "float y = g;", "float g() { return 1.0; }", &[], "UndeclaredIdentifier"),
+            ("", "float y = h();", "float h = 1.0;", &[], "UndefinedFunction"),
+            ("", "S s;", "float S = 1.0;", &[], "UndeclaredIdentifier"),
+            ("", "float y = S;", "struct S { float a; };", &[], "UndeclaredIdentifier"),
+            // A local variable declared later settles a value use, not a call.
+            ("", "float y = k();\nfloat k = 1.0;", "", &[], "UndefinedFunction"),
+            ("", "#ifdef A\nfloat y = k();\n#endif\nfloat k = 1.0;", "", &["A"], "UndefinedFunction"),
         ];
         for (before, body, after, defines, want) in cases {
             // An empty code: no clue.

@@ -1228,6 +1228,8 @@ impl<'m> Resolver<'m> {
             .map(|(s, n)| Symbol::IoMember(s, n))
     }
 
+    /// Whether `name` is declared after `use_at` as what a `kind` use needs: by a later local of the function
+    /// (for a value), or in the current level or a level below it ([`Resolver::declared_below`]).
     fn declared_later(&mut self, name: Name, use_at: Span, kind: UseKind) -> bool {
         // (Locals are variables: they only make a value use one before its declaration.)
         if let Some(f) = self.body_of.filter(|_| kind == UseKind::Value) {
@@ -1246,8 +1248,9 @@ impl<'m> Resolver<'m> {
         self.declared_below(name, kind.accepts())
     }
 
-    /// Whether `name` is declared in the innermost current level or in the levels below it (those combined into
-    /// the same programs: not in a sibling pass). The outer levels' items were all declared before this level's.
+    /// Whether `name` is declared as one of `accepts` (`DECLARES_*` bits) in the innermost current level or in the
+    /// levels below it (those combined into the same programs: not in a sibling pass). The outer levels' items
+    /// were all declared before this level's.
     fn declared_below(&mut self, name: Name, accepts: u8) -> bool {
         let m = self.m;
         let declared = self.declared_under_roots.get_or_insert_with(|| declared_under_roots(m));

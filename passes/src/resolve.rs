@@ -1532,7 +1532,7 @@ impl<'m> Resolver<'m> {
     #[inline(never)]
     fn undefined_call(&mut self, name: Name, span: Span, ctx: &CondCtx) -> CallTarget {
         let text = self.name(name);
-        if self.declared_below(name, UseKind::Call.accepts()) {
+        if self.declared_later(name, span, UseKind::Call) {
             self.declared_later_use(name, span, ctx, None, UseKind::Call);
             return CallTarget::Unresolved;
         }

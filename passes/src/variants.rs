@@ -138,7 +138,7 @@ impl CondCtx {
 
     /// Whether no variant has this code (`#ifdef M` inside `#ifndef M`): nothing in it is ever compiled.
     pub fn is_dead(&self) -> bool {
-        self.atoms.iter().any(|(n, v)| self.atoms.contains(&(*n, !*v)))
+        facts_contradict(&self.atoms, &self.atoms)
     }
 
     /// Whether every variant of `self` is a variant of `other` (code under `self` always has code under `other`).
@@ -184,22 +184,18 @@ impl CondCtx {
         if self.implies(other) {
             return Some(self.clone());
         }
+        /// Append the items of `more` that `list` does not hold.
+        fn add_new<T: PartialEq + Clone>(list: &mut Vec<T>, more: &[T]) {
+            for item in more {
+                if !list.contains(item) {
+                    list.push(item.clone());
+                }
+            }
+        }
         let mut data = CtxData::clone(self);
-        for b in &other.path {
-            if !data.path.contains(b) {
-                data.path.push(*b);
-            }
-        }
-        for a in &other.atoms {
-            if !data.atoms.contains(a) {
-                data.atoms.push(*a);
-            }
-        }
-        for d in &other.descriptions {
-            if !data.descriptions.contains(d) {
-                data.descriptions.push(d.clone());
-            }
-        }
+        add_new(&mut data.path, &other.path);
+        add_new(&mut data.atoms, &other.atoms);
+        add_new(&mut data.descriptions, &other.descriptions);
         Some(CondCtx { data: Some(Arc::new(data)) })
     }
 

@@ -114,22 +114,24 @@ impl<'a> Writer<'a> {
             }
             StmtKind::If { .. } => self.if_stmt(s),
             StmtKind::For { init, condition, update, body } => {
-                let mut head = String::from("for (");
-                if let Some(init) = init {
-                    head.push_str(&self.for_init(init));
-                }
-                head.push(';');
-                if let Some(c) = condition {
-                    head.push(' ');
-                    head.push_str(&self.expr(owner, *c));
-                }
-                head.push(';');
-                if let Some(u) = update {
-                    head.push(' ');
-                    head.push_str(&self.expr(owner, *u));
-                }
-                head.push_str(") {");
-                self.line(&head);
+                // Built in the writer's scratch line, every part written in place (no string per part).
+                self.scratch_line(|w, head| {
+                    head.push_str("for (");
+                    if let Some(init) = init {
+                        w.for_init_into(head, init);
+                    }
+                    head.push(';');
+                    if let Some(c) = condition {
+                        head.push(' ');
+                        w.expr_into(head, owner, *c, 17);
+                    }
+                    head.push(';');
+                    if let Some(u) = update {
+                        head.push(' ');
+                        w.expr_into(head, owner, *u, 17);
+                    }
+                    head.push_str(") {");
+                });
                 self.indent();
                 self.body_of(body);
                 self.dedent();
@@ -201,12 +203,13 @@ impl<'a> Writer<'a> {
         self.line("}");
     }
 
-    fn for_init(&mut self, init: &'a Statement) -> String {
+    /// The init part of a `for` head (a declaration or an expression, no semicolon), appended to `out`.
+    fn for_init_into(&mut self, out: &mut String, init: &'a Statement) {
         let owner = self.owner();
         match &init.kind {
-            StmtKind::Declare(locals) => self.declaration(*locals),
-            StmtKind::Expr(e) => self.expr(owner, *e),
-            _ => String::new(),
+            StmtKind::Declare(locals) => self.declaration_into(out, *locals),
+            StmtKind::Expr(e) => self.expr_into(out, owner, *e, 17),
+            _ => {}
         }
     }
 
@@ -230,14 +233,7 @@ impl<'a> Writer<'a> {
         });
     }
 
-    /// `const T a = e, b[2]` (no semicolon).
-    pub(crate) fn declaration(&mut self, locals: LocalRange) -> String {
-        let mut out = String::with_capacity(64);
-        self.declaration_into(&mut out, locals);
-        out
-    }
-
-    /// [`Self::declaration`] appended to `out`.
+    /// `const T a = e, b[2]` (no semicolon), appended to `out`.
     fn declaration_into(&mut self, out: &mut String, locals: LocalRange) {
         let m = self.m;
         let Some(f) = self.func else { return };

@@ -734,3 +734,29 @@ fn a_uniform_declared_under_many_conditions_stays_linear() {
         "linear output: {small_text} bytes for 100 declarations, {large_text} for 400"
     );
 }
+
+#[test]
+fn for_heads_keep_every_part_in_both_targets() {
+    let src = shader(
+        "
+    void vert() { gl_Position = vec4(0.0); }
+    void frag() {
+        float t = 0.0;
+        int j;
+        for (int i = 0, k = 2; i < 4; i++) { t += float(i + k); }
+        for (j = 0; j < 2; j += 1) { t -= 1.0; }
+        for (int n = 0; ; ) { if (t > 1.0) { break; } t += 0.5; }
+        gl_FragColor = vec4(t);
+    }",
+    );
+    for target in [Target::Gles300, Target::Gles100] {
+        let frag = compile(&src, target).fragment;
+        for head in [
+            "    for (int i = 0, k = 2; i < 4; i++) {\n",
+            "    for (j = 0; j < 2; j += 1) {\n",
+            "    for (int n = 0;;) {\n",
+        ] {
+            assert!(frag.contains(head), "{target:?}: no {head:?} in\n{frag}");
+        }
+    }
+}

@@ -117,8 +117,11 @@ impl<'a> Writer<'a> {
                 // Built in the writer's scratch line, every part written in place (no string per part).
                 self.scratch_line(|w, head| {
                     head.push_str("for (");
-                    if let Some(init) = init {
-                        w.for_init_into(head, init);
+                    // The init: a declaration or an expression (no semicolon of its own).
+                    match init.as_deref().map(|i| &i.kind) {
+                        Some(StmtKind::Declare(locals)) => w.declaration_into(head, *locals),
+                        Some(StmtKind::Expr(e)) => w.expr_into(head, owner, *e, 17),
+                        _ => {}
                     }
                     head.push(';');
                     if let Some(c) = condition {
@@ -201,16 +204,6 @@ impl<'a> Writer<'a> {
             }
         }
         self.line("}");
-    }
-
-    /// The init part of a `for` head (a declaration or an expression, no semicolon), appended to `out`.
-    fn for_init_into(&mut self, out: &mut String, init: &'a Statement) {
-        let owner = self.owner();
-        match &init.kind {
-            StmtKind::Declare(locals) => self.declaration_into(out, *locals),
-            StmtKind::Expr(e) => self.expr_into(out, owner, *e, 17),
-            _ => {}
-        }
     }
 
     // ----- declarations -----

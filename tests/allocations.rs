@@ -17,6 +17,7 @@
 
 mod common;
 
+use shaderlab::ir::{FileId, Interner};
 use shaderlab::{compile, MapResolver, Options, Target};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -117,7 +118,7 @@ fn pass_with_statements(statements: usize) -> String {
 fn more_statements_cost_no_block_per_token() {
     let (short, long) = (pass_with_statements(200), pass_with_statements(400));
     let (a, b) = (warm_compile_blocks(&short), warm_compile_blocks(&long));
-    // Tokens the 200 added statements hold (a rough count: every word, number and punctuator).
+    // Tokens the 200 added statements hold.
     let added_tokens = tokens(&long) - tokens(&short);
     let per_statement = (b as f64 - a as f64) / 200.0;
     let per_token = (b as f64 - a as f64) / added_tokens as f64;
@@ -146,26 +147,15 @@ void f() { gl_FragColor = vec4(1.0); }
     assert!(warm <= FIVE_LINE_BUDGET, "{warm} blocks, budget {FIVE_LINE_BUDGET}");
 }
 
-/// A rough token count: runs of word characters and every other non-blank character.
+/// The tokens of `text`, as the compiler's lexer reads them.
 fn tokens(text: &str) -> usize {
-    let mut count = 0;
-    let mut in_word = false;
-    for c in text.chars() {
-        let word = c.is_ascii_alphanumeric() || c == '_' || c == '.';
-        if word {
-            count += usize::from(!in_word);
-        } else if !c.is_whitespace() {
-            count += 1;
-        }
-        in_word = word;
-    }
-    count
+    shaderlab::frontend::lexer::lex(text, FileId::from_u32(0), &mut Interner::new()).len()
 }
 
-/// Blocks per token a longer function may add. Today 0.156 (3.3 per statement of about 21 tokens: the argument
-/// list of a call, the boxed type of a constructor, the statement list of a block and the boxed parts of an `if`
-/// or `for` are the IR's own vectors and boxes). One block more per identifier (about 8 per statement here)
-/// would add about 0.38.
+/// Blocks per token a longer function may add. Today 0.136 (3.3 per statement of 24 tokens: the argument list of
+/// a call, the boxed type of a constructor, the statement list of a block and the boxed parts of an `if` or `for`
+/// are the IR's own vectors and boxes). One block more per identifier (about 8 per statement here) would add
+/// about 0.32.
 const BLOCKS_PER_TOKEN: f64 = 0.25;
 
 /// Blocks a warm compile of the five-line shader may take. Today 90 (the module's arenas and side tables, the

@@ -838,6 +838,14 @@ mod tests {
         assert_eq!(kinds("09.5"), vec![TokenKind::Float(FloatValue::new(9.5))]);
     }
 
+    /// The next state of a xorshift64 sequence: the number tests' pseudo-random spellings.
+    fn xorshift(mut x: u64) -> u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+
     #[test]
     fn short_decimals_read_as_the_general_parser_reads_them() {
         let mut spellings: Vec<String> = [
@@ -868,9 +876,7 @@ mod tests {
         // Every 15-digit-or-shorter decimal of a pseudo-random sample, the dot at every place.
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            x = xorshift(x);
             let digits = (x % 999_999_999_999_999).to_string();
             let dot = (x >> 40) as usize % (digits.len() + 1);
             spellings.push(format!("{}.{}", &digits[..dot], &digits[dot..]));
@@ -944,9 +950,7 @@ mod tests {
         // Pseudo-random digit runs of every length up to 20, with and without a dot, and a suffix.
         let mut x: u64 = 0x2545_f491_4f6c_dd1d;
         for _ in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            x = xorshift(x);
             let len = 1 + (x % 20) as usize;
             let digits: String = (0..len).map(|i| char::from(b'0' + ((x >> (i * 3)) % 10) as u8)).collect();
             let dot = (x >> 50) as usize % (len + 2);

@@ -15,7 +15,7 @@ On a shared machine a single timing can be off by up to 2x either way. `--rounds
 each side, alternating the two sides, and takes each side's median of its N medians; the geometric mean of every
 round is printed too, so the spread is visible. With more than one round, a second ratio per file divides the
 fastest of the engine's N medians by the fastest of ours ("fast rounds"): the shared host switches between a fast
-and a slow state for minutes at a time, on both sides alike (the smallest file, six back-to-back pairs of runs:
+and a slow state from one run to the next, on both sides alike (the smallest file, six back-to-back rounds of runs:
 ours 9.6-9.9 or 14.3-18.1 us, the engine's 0.31-0.34 or 0.39-0.62 ms), and the fastest round of each side is
 its reading in the fast state.
 

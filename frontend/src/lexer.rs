@@ -347,30 +347,13 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes[offset..].iter().position(|&c| c == b'\n').map(|i| offset + i)
 }
 
-/// The powers of ten exact in an `f64` that [`short_decimal`] divides by.
-const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
-/// The value of a float spelled `digits.digits` (no exponent) with at most 15 digits, or `None` for any other
-/// spelling. Such a value is an integer below 2^53 divided by a power of ten up to 10^15, both exact in an `f64`,
-/// so the one correctly rounded division gives exactly what `str::parse` gives (most shader literals, `0.5` and
-/// `1.0`, take this path instead of the general parser's).
-fn short_decimal(spelled: &str) -> Option<f64> {
-    let bytes = spelled.as_bytes();
-    if bytes.len() > 16 {
-        return None;
-    }
-    let mut mantissa: u64 = 0;
-    let mut fraction_digits = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'0'..=b'9' => mantissa = mantissa * 10 + u64::from(b - b'0'),
-            b'.' if fraction_digits.is_none() => fraction_digits = Some(bytes.len() - i - 1),
-            _ => return None,
-        }
-    }
-    // Sixteen bytes with the dot are at most fifteen digits: below 10^15 < 2^53.
-    let scale = POW10.get(fraction_digits?)?;
-    Some(mantissa as f64 / scale)
+/// The value of a decimal written with `fraction_digits` digits after its dot and `mantissa` as all its digits read
+/// as one integer, when there are at most 15 digits (`mantissa` below 10^15). Such a value is an integer below 2^53
+/// divided by a power of ten up to 10^15, both exact in an `f64`, so the one correctly rounded division gives
+/// exactly what `str::parse` gives. `None` past 15 fraction digits.
+fn decimal_value(mantissa: u64, fraction_digits: usize) -> Option<f64> {
+    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    Some(mantissa as f64 / POW10.get(fraction_digits)?)
 }
 
 #[inline]
@@ -701,7 +684,7 @@ impl<'a> Lexer<'a, '_> {
         }
         let kind = match fraction_digits {
             Some(fraction_digits) => {
-                let value = value as f64 / *POW10.get(fraction_digits)?;
+                let value = decimal_value(value, fraction_digits)?;
                 pos += usize::from(matches!(self.at(pos), b'f' | b'F'));
                 TokenKind::Float(FloatValue::new(value))
             }
@@ -762,7 +745,8 @@ impl<'a> Lexer<'a, '_> {
             }
             if is_float {
                 let spelled = &text[start..pos];
-                let value = short_decimal(spelled).unwrap_or_else(|| spelled.parse::<f64>().unwrap_or(0.0));
+                // A float of at most 15 digits without exponent is `plain_decimal`'s, or an invalid number here.
+                let value = spelled.parse::<f64>().unwrap_or(0.0);
                 if matches!(self.at(pos), b'f' | b'F') {
                     pos += 1;
                 }
@@ -844,6 +828,26 @@ mod tests {
         x ^= x >> 7;
         x ^= x << 17;
         x
+    }
+
+    /// The value of a float spelled `digits.digits` (no exponent) with at most 15 digits through [`decimal_value`],
+    /// or `None` for any other spelling.
+    fn short_decimal(spelled: &str) -> Option<f64> {
+        let bytes = spelled.as_bytes();
+        if bytes.len() > 16 {
+            return None;
+        }
+        let mut mantissa: u64 = 0;
+        let mut fraction_digits = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'0'..=b'9' => mantissa = mantissa * 10 + u64::from(b - b'0'),
+                b'.' if fraction_digits.is_none() => fraction_digits = Some(bytes.len() - i - 1),
+                _ => return None,
+            }
+        }
+        // Sixteen bytes with the dot are at most fifteen digits: below 10^15 < 2^53.
+        decimal_value(mantissa, fraction_digits?)
     }
 
     #[test]

@@ -87,6 +87,10 @@ def ours_timing(path, target, iterations, mode):
     return json.loads(out.stdout)
 
 
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--iterations", type=int, default=200)
@@ -132,18 +136,18 @@ def main():
     for r in rows:
         print(f"{r['file']:<48} {r['engine_median_ms']:>10.3f} {r['shaderlab_median_us']:>13.1f} {r['ratio']:>7.1f}x"
               + (f" {r['fast_rounds_ratio']:>11.1f}x" if fast else ""))
-    geomean = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows)) if rows else float("nan")
+    geomean = geometric_mean([r["ratio"] for r in rows])
     worst = min(rows, key=lambda r: r["ratio"]) if rows else None
     print(f"mode: {args.mode}; geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
           + (f"; lowest {worst['ratio']:.1f}x ({worst['file']})" if worst else ""))
     if fast and rows:
-        fast_geomean = math.exp(sum(math.log(r["fast_rounds_ratio"]) for r in rows) / len(rows))
+        fast_geomean = geometric_mean([r["fast_rounds_ratio"] for r in rows])
         fast_worst = min(rows, key=lambda r: r["fast_rounds_ratio"])
         print(f"fast rounds (each side's fastest round): geometric mean {fast_geomean:.1f}x; lowest "
               f"{fast_worst['fast_rounds_ratio']:.1f}x ({fast_worst['file']}); "
               f"{sum(r['fast_rounds_ratio'] >= 50 for r in rows)} of {len(rows)} files at 50x or more")
-    if args.rounds > 1 and files:
-        per_round = [math.exp(sum(math.log(engine[p][i] * 1000.0 / ours[p][i]["median_us"]) for p in files) / len(files))
+    if fast and rows:
+        per_round = [geometric_mean([engine[p][i] * 1000.0 / ours[p][i]["median_us"] for p in files])
                      for i in range(args.rounds)]
         print("geometric mean of each round: " + ", ".join(f"{g:.1f}x" for g in per_round))
     for name, why in skipped:

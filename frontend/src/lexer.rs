@@ -369,31 +369,90 @@ fn skip_class(bytes: &[u8], pos: usize, class: u8) -> usize {
     pos + rest.iter().position(|&c| CLASS[c as usize] & class == 0).unwrap_or(rest.len())
 }
 
-/// [`skip_class`] four bytes per step while four remain: one bound test per four bytes, and per byte only its
-/// class test (identifiers average about nine bytes, indentation runs about five). The last few bytes of the
-/// text take [`skip_class`].
+/// Bit `i` set when byte `i` of `chunk` continues an identifier (`[A-Za-z0-9_]`, as [`CLASS`] says).
 #[inline(always)]
-fn skip_class_by_four(bytes: &[u8], pos: usize, class: u8) -> usize {
-    let is = |c: u8| CLASS[c as usize] & class != 0;
-    let Some(mut rest) = bytes.get(pos..) else { return pos };
-    // Stepping the rest of the slice (not an index) keeps the loop free of overflow tests.
-    while let Some((&[a, b, c, d], tail)) = rest.split_first_chunk::<4>() {
-        let at = bytes.len() - rest.len();
-        if !is(a) {
-            return at;
+fn ident_bits(chunk: &[u8; 16]) -> u32 {
+    simd::ident_bits(chunk)
+}
+
+/// Bit `i` set when byte `i` of `chunk` is a blank (` `, tab, carriage return, vertical tab, form feed, as
+/// [`CLASS`] says).
+#[inline(always)]
+fn blank_bits(chunk: &[u8; 16]) -> u32 {
+    simd::blank_bits(chunk)
+}
+
+/// The sixteen-byte class masks with SSE2 (every x86-64 processor has it): a few compares of all sixteen bytes at
+/// once and one mask move, where the table loop tests byte by byte.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
+    };
+
+    // SAFETY (both functions): SSE2 is part of the x86-64 baseline, so its instructions exist on every processor
+    // this code is built for; the one memory access is an unaligned load of `chunk`'s sixteen readable bytes.
+    // Comparing an unsigned byte with a bound below 128 takes the byte moved down by 128 as a signed byte.
+
+    #[inline(always)]
+    pub(super) fn ident_bits(chunk: &[u8; 16]) -> u32 {
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            let letter = _mm_cmplt_epi8(
+                _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8((b'a' ^ 0x80) as i8)),
+                _mm_set1_epi8(i8::MIN + 26),
+            );
+            let digit =
+                _mm_cmplt_epi8(_mm_sub_epi8(v, _mm_set1_epi8((b'0' ^ 0x80) as i8)), _mm_set1_epi8(i8::MIN + 10));
+            let underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), underscore)) as u32
         }
-        if !is(b) {
-            return at + 1;
-        }
-        if !is(c) {
-            return at + 2;
-        }
-        if !is(d) {
-            return at + 3;
-        }
-        rest = tail;
     }
-    skip_class(bytes, bytes.len() - rest.len(), class)
+
+    #[inline(always)]
+    pub(super) fn blank_bits(chunk: &[u8; 16]) -> u32 {
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            // Tab, line feed, vertical tab, form feed and carriage return; the line feed is not a blank.
+            let control =
+                _mm_cmplt_epi8(_mm_sub_epi8(v, _mm_set1_epi8((0x09u8 ^ 0x80) as i8)), _mm_set1_epi8(i8::MIN + 5));
+            let newline = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8));
+            let space = _mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8));
+            (_mm_movemask_epi8(_mm_or_si128(space, control)) & !_mm_movemask_epi8(newline)) as u32
+        }
+    }
+}
+
+/// The same masks byte by byte, on other targets.
+#[cfg(not(target_arch = "x86_64"))]
+mod simd {
+    pub(super) fn ident_bits(chunk: &[u8; 16]) -> u32 {
+        bits_of(chunk, super::IDENT_CONTINUE)
+    }
+
+    pub(super) fn blank_bits(chunk: &[u8; 16]) -> u32 {
+        bits_of(chunk, super::BLANK)
+    }
+
+    fn bits_of(chunk: &[u8; 16], class: u8) -> u32 {
+        chunk.iter().enumerate().fold(0, |bits, (i, &c)| bits | u32::from(super::CLASS[c as usize] & class != 0) << i)
+    }
+}
+
+/// The end of the run of bytes that `bits` marks, from `pos`: sixteen bytes per step while sixteen remain (an
+/// identifier or an indentation is usually one step), then [`skip_class`] with `class` for the last few bytes of
+/// the text.
+#[inline(always)]
+fn skip_by_sixteen(bytes: &[u8], pos: usize, bits: fn(&[u8; 16]) -> u32, class: u8) -> usize {
+    let mut at = pos;
+    while let Some(chunk) = bytes.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
+        let stop = !bits(chunk) & 0xffff;
+        if stop != 0 {
+            return at + stop.trailing_zeros() as usize;
+        }
+        at += 16;
+    }
+    skip_class(bytes, at, class)
 }
 
 /// The end of the run of digits of `radix` (10 or 16) starting at `pos`.
@@ -484,7 +543,7 @@ impl<'a> Lexer<'a, '_> {
             let start = pos;
             match START[b as usize] {
                 Start::Ident => {
-                    pos = skip_class_by_four(bytes, pos + 1, IDENT_CONTINUE);
+                    pos = skip_by_sixteen(bytes, pos + 1, ident_bits, IDENT_CONTINUE);
                     let sym = names.intern_range(text, start, pos);
                     self.push(TokenKind::Ident, sym, start, pos);
                     // Half of all identifiers in shader code are followed right away by a one-byte punctuator
@@ -500,7 +559,7 @@ impl<'a> Lexer<'a, '_> {
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
                 Start::Newline => {
                     // The next line's indentation is skipped here, without another dispatch.
-                    pos = skip_class_by_four(bytes, pos + 1, BLANK);
+                    pos = skip_by_sixteen(bytes, pos + 1, blank_bits, BLANK);
                     self.line_start = true;
                 }
                 Start::Hash => {
@@ -820,6 +879,40 @@ mod tests {
         assert!(matches!(kinds("1.0ff")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert!(matches!(kinds("4294967296")[0], TokenKind::Error(LexError::InvalidNumber(_))));
         assert_eq!(kinds("09.5"), vec![TokenKind::Float(FloatValue::new(9.5))]);
+    }
+
+    /// The sixteen-byte masks against the byte-class table: every byte value at every position of a chunk, among
+    /// bytes of each kind (identifier, blank, line feed, punctuator, non-ASCII), and the scans they drive against
+    /// the byte-by-byte scan on runs that end at every offset, in chunks and in the text's last few bytes.
+    #[test]
+    fn sixteen_byte_masks_and_scans_agree_with_the_class_table() {
+        let table_bits = |chunk: &[u8; 16], class: u8| {
+            chunk.iter().enumerate().fold(0u32, |bits, (i, &c)| bits | u32::from(CLASS[c as usize] & class != 0) << i)
+        };
+        for filler in [b'a', b' ', b'\n', b'+', 0xc3] {
+            for b in 0..=255u8 {
+                for i in 0..16 {
+                    let mut chunk = [filler; 16];
+                    chunk[i] = b;
+                    assert_eq!(ident_bits(&chunk), table_bits(&chunk, IDENT_CONTINUE), "{chunk:?}");
+                    assert_eq!(blank_bits(&chunk), table_bits(&chunk, BLANK), "{chunk:?}");
+                }
+            }
+        }
+        for (run_byte, stop_byte, class, bits) in [
+            (b'x', b'(', IDENT_CONTINUE, ident_bits as fn(&[u8; 16]) -> u32),
+            (b'\t', b'\n', BLANK, blank_bits as fn(&[u8; 16]) -> u32),
+        ] {
+            for len in 0..40 {
+                for tail in 0..20 {
+                    let mut text = vec![run_byte; len];
+                    text.extend(std::iter::repeat_n(stop_byte, tail));
+                    for pos in 0..=len.min(3) {
+                        assert_eq!(skip_by_sixteen(&text, pos, bits, class), skip_class(&text, pos, class));
+                    }
+                }
+            }
+        }
     }
 
     /// The next state of a xorshift64 sequence: the number tests' pseudo-random spellings.

@@ -514,6 +514,33 @@ mod tests {
         assert_eq!(names.intern_range(text, 20, 99), Interner::EMPTY);
     }
 
+    /// Every range of a text with multi-byte characters among its ranges' ends interns as its own text, a new
+    /// name gets the next index and a name interned again keeps its own.
+    #[test]
+    fn every_range_of_a_text_interns_as_its_text() {
+        let text = "ab_c1 é2 longer_than_sixteen_bytes x€yz q";
+        let mut names = Interner::new();
+        let mut seen: Vec<(String, Name)> = Vec::new();
+        for start in 0..=text.len() {
+            for end in start..=text.len() {
+                let Some(spelled) = text.get(start..end) else { continue };
+                let name = names.intern_range(text, start, end);
+                assert_eq!(names.resolve(name), spelled, "{start}..{end}");
+                match seen.iter().find(|(s, _)| s == spelled) {
+                    Some((_, first)) => assert_eq!(name, *first, "{spelled:?}"),
+                    None => {
+                        assert_eq!(name.0 as usize, names.len() - 1, "{spelled:?}");
+                        seen.push((spelled.to_owned(), name));
+                    }
+                }
+            }
+        }
+        for (spelled, name) in &seen {
+            assert_eq!(names.resolve(*name), spelled);
+            assert_eq!(names.lookup(spelled), Some(*name));
+        }
+    }
+
     #[test]
     fn head_is_the_zero_padded_first_eight_bytes() {
         let text = b"abcdefghij";

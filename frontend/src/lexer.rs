@@ -370,33 +370,24 @@ fn skip_class(bytes: &[u8], pos: usize, class: u8) -> usize {
     pos + rest.iter().position(|&c| CLASS[c as usize] & class == 0).unwrap_or(rest.len())
 }
 
-/// Bit `i` set when byte `i` of `chunk` continues an identifier (`[A-Za-z0-9_]`, as [`CLASS`] says).
-#[inline(always)]
-fn ident_bits(chunk: &[u8; 16]) -> u32 {
-    simd::ident_bits(chunk)
-}
+use simd::{blank_bits, ident_bits};
 
-/// Bit `i` set when byte `i` of `chunk` is a blank (` `, tab, carriage return, vertical tab, form feed, as
-/// [`CLASS`] says).
-#[inline(always)]
-fn blank_bits(chunk: &[u8; 16]) -> u32 {
-    simd::blank_bits(chunk)
-}
-
-/// The sixteen-byte class masks with SSE2 (every x86-64 processor has it): a few compares of all sixteen bytes at
-/// once and one mask move, where the table loop tests byte by byte.
+/// The class masks of sixteen bytes, with SSE2 (every x86-64 processor has it): a few compares of all sixteen bytes
+/// at once and one mask move, where the table loop tests byte by byte. `ident_bits` sets bit `i` when byte `i`
+/// continues an identifier (`[A-Za-z0-9_]`), `blank_bits` when it is a blank (space, tab, vertical tab, form feed,
+/// carriage return): what [`CLASS`] says of each byte. SSE2 compares signed bytes only, so a byte is tested for a
+/// range of `n` values from `first` (`n` below 128) as `byte - first + 128`, which is below `-128 + n` as a signed
+/// byte exactly when the byte is in the range.
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
     };
 
-    // SAFETY (both functions): SSE2 is part of the x86-64 baseline, so its instructions exist on every processor
-    // this code is built for; the one memory access is an unaligned load of `chunk`'s sixteen readable bytes.
-    // Comparing an unsigned byte with a bound below 128 takes the byte moved down by 128 as a signed byte.
-
     #[inline(always)]
     pub(super) fn ident_bits(chunk: &[u8; 16]) -> u32 {
+        // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every processor this code is
+        // built for; the one memory access is an unaligned load of `chunk`'s sixteen readable bytes.
         unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().cast());
             let letter = _mm_cmplt_epi8(
@@ -412,6 +403,7 @@ mod simd {
 
     #[inline(always)]
     pub(super) fn blank_bits(chunk: &[u8; 16]) -> u32 {
+        // SAFETY: as in `ident_bits`.
         unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().cast());
             // Tab, line feed, vertical tab, form feed and carriage return; the line feed is not a blank.
@@ -424,7 +416,7 @@ mod simd {
     }
 }
 
-/// The same masks byte by byte, on other targets.
+/// The same masks byte by byte, from [`CLASS`], on other targets.
 #[cfg(not(target_arch = "x86_64"))]
 mod simd {
     pub(super) fn ident_bits(chunk: &[u8; 16]) -> u32 {

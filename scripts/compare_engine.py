@@ -140,13 +140,13 @@ def main():
     worst = min(rows, key=lambda r: r["ratio"]) if rows else None
     print(f"mode: {args.mode}; geometric mean ratio: {geomean:.1f}x over {len(rows)} files"
           + (f"; lowest {worst['ratio']:.1f}x ({worst['file']})" if worst else ""))
+    fast_geomean = None
     if fast and rows:
         fast_geomean = geometric_mean([r["fast_rounds_ratio"] for r in rows])
         fast_worst = min(rows, key=lambda r: r["fast_rounds_ratio"])
         print(f"fast rounds (each side's fastest round): geometric mean {fast_geomean:.1f}x; lowest "
               f"{fast_worst['fast_rounds_ratio']:.1f}x ({fast_worst['file']}); "
               f"{sum(r['fast_rounds_ratio'] >= 50 for r in rows)} of {len(rows)} files at 50x or more")
-    if fast and rows:
         per_round = [geometric_mean([engine[p][i] * 1000.0 / ours[p][i]["median_us"] for p in files])
                      for i in range(args.rounds)]
         print("geometric mean of each round: " + ", ".join(f"{g:.1f}x" for g in per_round))
@@ -156,7 +156,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"target": args.target, "mode": args.mode, "iterations": args.iterations, "rounds": args.rounds,
                        "rows": rows, "geomean": geomean,
-                       "fast_rounds_geomean": fast_geomean if fast and rows else None,
+                       "fast_rounds_geomean": fast_geomean,
                        "left_out": [{"file": n, "why": w} for n, w in skipped]}, f, indent=2)
 
 

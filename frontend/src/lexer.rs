@@ -12,8 +12,8 @@
 //!
 //! One table lookup on a token's first byte ([`START`]) picks what to scan; identifiers and the blanks after a line
 //! break are scanned sixteen bytes per step ([`skip_by_sixteen`]: SSE2 class masks on x86-64), other blank runs
-//! and the last bytes of a text byte by byte over a byte-class table ([`CLASS`]), and a punctuator is read from
-//! the table when it can only be one byte long, or from one match on the next byte when it may be longer.
+//! byte by byte over a byte-class table ([`CLASS`]), and a punctuator is read from the table when it can only be
+//! one byte long, or from one match on the next byte when it may be longer.
 
 use crate::token::{FloatValue, LexError, NumberError, Punct, Token, TokenKind};
 use shaderlab_ir::{FileId, Interner, Name, Span};
@@ -420,23 +420,26 @@ mod simd {
 #[cfg(not(target_arch = "x86_64"))]
 mod simd {
     pub(super) fn ident_bits(chunk: &[u8; 16]) -> u32 {
-        bits_of(chunk, super::IDENT_CONTINUE)
+        super::class_bits(chunk, super::IDENT_CONTINUE)
     }
 
     pub(super) fn blank_bits(chunk: &[u8; 16]) -> u32 {
-        bits_of(chunk, super::BLANK)
-    }
-
-    fn bits_of(chunk: &[u8; 16], class: u8) -> u32 {
-        chunk.iter().enumerate().fold(0, |bits, (i, &c)| bits | u32::from(super::CLASS[c as usize] & class != 0) << i)
+        super::class_bits(chunk, super::BLANK)
     }
 }
 
-/// The end of the run of bytes that `bits` marks, from `pos`: sixteen bytes per step while sixteen remain (an
-/// identifier or an indentation is usually one step), then [`skip_class`] with `class` for the last few bytes of
-/// the text.
+/// Bit `i` set when byte `i` of `chunk` is of class `class`, byte by byte from [`CLASS`]: the masks of targets
+/// without SSE2, and what the tests hold the SSE2 masks to.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn class_bits(chunk: &[u8; 16], class: u8) -> u32 {
+    chunk.iter().enumerate().fold(0, |bits, (i, &c)| bits | u32::from(CLASS[c as usize] & class != 0) << i)
+}
+
+/// The end of the run of bytes that `bits` marks, from `pos`, sixteen bytes per step (an identifier or an
+/// indentation is usually one step). The last few bytes of the text are read as a chunk padded with zero bytes,
+/// which neither mask marks.
 #[inline(always)]
-fn skip_by_sixteen(bytes: &[u8], pos: usize, bits: fn(&[u8; 16]) -> u32, class: u8) -> usize {
+fn skip_by_sixteen(bytes: &[u8], pos: usize, bits: fn(&[u8; 16]) -> u32) -> usize {
     let mut at = pos;
     while let Some(chunk) = bytes.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
         let stop = !bits(chunk) & 0xffff;
@@ -445,7 +448,10 @@ fn skip_by_sixteen(bytes: &[u8], pos: usize, bits: fn(&[u8; 16]) -> u32, class: 
         }
         at += 16;
     }
-    skip_class(bytes, at, class)
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut padded = [0u8; 16];
+    padded[..rest.len()].copy_from_slice(rest);
+    at + (!bits(&padded) & 0xffff).trailing_zeros() as usize
 }
 
 /// The end of the run of digits of `radix` (10 or 16) starting at `pos`.
@@ -536,7 +542,7 @@ impl<'a> Lexer<'a, '_> {
             let start = pos;
             match START[b as usize] {
                 Start::Ident => {
-                    pos = skip_by_sixteen(bytes, pos + 1, ident_bits, IDENT_CONTINUE);
+                    pos = skip_by_sixteen(bytes, pos + 1, ident_bits);
                     let sym = names.intern_range(text, start, pos);
                     self.push(TokenKind::Ident, sym, start, pos);
                     // Half of all identifiers in shader code are followed right away by a one-byte punctuator
@@ -552,7 +558,7 @@ impl<'a> Lexer<'a, '_> {
                 Start::Blank => pos = skip_class(bytes, pos + 1, BLANK),
                 Start::Newline => {
                     // The next line's indentation is skipped here, without another dispatch.
-                    pos = skip_by_sixteen(bytes, pos + 1, blank_bits, BLANK);
+                    pos = skip_by_sixteen(bytes, pos + 1, blank_bits);
                     self.line_start = true;
                 }
                 Start::Hash => {
@@ -879,16 +885,13 @@ mod tests {
     /// the byte-by-byte scan on runs that end at every offset, in chunks and in the text's last few bytes.
     #[test]
     fn sixteen_byte_masks_and_scans_agree_with_the_class_table() {
-        let table_bits = |chunk: &[u8; 16], class: u8| {
-            chunk.iter().enumerate().fold(0u32, |bits, (i, &c)| bits | u32::from(CLASS[c as usize] & class != 0) << i)
-        };
         for filler in [b'a', b' ', b'\n', b'+', 0xc3] {
             for b in 0..=255u8 {
                 for i in 0..16 {
                     let mut chunk = [filler; 16];
                     chunk[i] = b;
-                    assert_eq!(ident_bits(&chunk), table_bits(&chunk, IDENT_CONTINUE), "{chunk:?}");
-                    assert_eq!(blank_bits(&chunk), table_bits(&chunk, BLANK), "{chunk:?}");
+                    assert_eq!(ident_bits(&chunk), class_bits(&chunk, IDENT_CONTINUE), "{chunk:?}");
+                    assert_eq!(blank_bits(&chunk), class_bits(&chunk, BLANK), "{chunk:?}");
                 }
             }
         }
@@ -901,7 +904,7 @@ mod tests {
                     let mut text = vec![run_byte; len];
                     text.extend(std::iter::repeat_n(stop_byte, tail));
                     for pos in 0..=len.min(3) {
-                        assert_eq!(skip_by_sixteen(&text, pos, bits, class), skip_class(&text, pos, class));
+                        assert_eq!(skip_by_sixteen(&text, pos, bits), skip_class(&text, pos, class));
                     }
                 }
             }

@@ -22,7 +22,7 @@ fn tags(tags: &[Tag]) -> Value {
     Value::Object(map)
 }
 
-fn render_value(v: &RenderStateValue) -> Value {
+fn render_value(module: &Module, v: &RenderStateValue) -> Value {
     match v {
         RenderStateValue::Bool(b) => Value::Bool(*b),
         RenderStateValue::Number(n) => js_number(*n),
@@ -30,7 +30,7 @@ fn render_value(v: &RenderStateValue) -> Value {
         RenderStateValue::Color { r, g, b, a } => {
             json!({ "r": js_number(*r), "g": js_number(*g), "b": js_number(*b), "a": js_number(*a) })
         }
-        RenderStateValue::Variable(name) => Value::String(name.clone()),
+        RenderStateValue::Variable(name) => Value::String(module.name(*name).to_owned()),
     }
 }
 
@@ -53,10 +53,10 @@ pub fn shader_json(module: &Module) -> Value {
                     for (key, entry) in &pass.render_state.entries {
                         match &entry.value {
                             RenderStateValue::Variable(name) => {
-                                variables.insert(key.to_string(), Value::String(name.clone()));
+                                variables.insert(key.to_string(), Value::String(module.name(*name).to_owned()));
                             }
                             other => {
-                                constants.insert(key.to_string(), render_value(other));
+                                constants.insert(key.to_string(), render_value(module, other));
                             }
                         }
                     }

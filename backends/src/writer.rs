@@ -90,6 +90,9 @@ pub(crate) struct Writer<'a> {
     cond_depth: usize,
     /// A line being assembled (kept to reuse its allocation).
     pub(crate) scratch: String,
+    /// The type text of a uniform or varying being declared, made before its line (kept to reuse its allocation:
+    /// see [`Writer::take_type_text`]).
+    type_text: String,
     /// Whether some text made so far in this stage may hold a line break. Code text is names, literals, operators
     /// and punctuation; only a list with conditional elements ([`Writer::list`]) and the source text of an
     /// erroneous expression can break a line, and they set this. Until then [`Writer::line`] need not look for
@@ -140,6 +143,7 @@ pub(crate) fn write_stage(
         repeats: Repeats::default(),
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
+        type_text: std::mem::take(&mut shared.type_text),
         may_break: false,
         needed: std::mem::take(&mut shared.needed),
     };
@@ -147,6 +151,7 @@ pub(crate) fn write_stage(
     w.output_declarations(&outputs, mrt_outputs);
     w.global_units(&shared.units, &mut shared.done, &shared.struct_units, &mut shared.hoistable);
     shared.scratch = std::mem::take(&mut w.scratch);
+    shared.type_text = std::mem::take(&mut w.type_text);
     shared.needed = std::mem::take(&mut w.needed);
     if w.errors.is_empty() {
         Ok(w.out)
@@ -426,6 +431,8 @@ pub(crate) struct Shared<'m> {
     needed: Vec<StructId>,
     /// The line buffer.
     scratch: String,
+    /// [`Writer::take_type_text`]'s buffer between the stages.
+    type_text: String,
     /// The interface names each function mentions ([`Probe::references`]'s buffers between the stages).
     references: References,
     /// The scope chain's declarations by name.
@@ -459,6 +466,7 @@ impl<'m> Shared<'m> {
             hoistable: Vec::new(),
             needed: Vec::new(),
             scratch: String::with_capacity(256),
+            type_text: String::with_capacity(32),
             references: References::default(),
             index,
         }
@@ -513,6 +521,19 @@ impl<'a> Writer<'a> {
 
     /// Run `f` with the scratch buffer, cleared: taken from the writer and given back, so assembling a line
     /// allocates nothing once the buffer has grown (a nested use meanwhile gets an empty buffer of its own).
+    /// The text of type `spec` (its errors reported now), in the reused type buffer: give it back with
+    /// [`Writer::give_type_text`].
+    pub(crate) fn take_type_text(&mut self, spec: &shaderlab_ir::TypeSpec) -> String {
+        let mut text = std::mem::take(&mut self.type_text);
+        text.clear();
+        self.spec_type_into(&mut text, spec);
+        text
+    }
+
+    pub(crate) fn give_type_text(&mut self, text: String) {
+        self.type_text = text;
+    }
+
     pub(crate) fn with_scratch<R>(&mut self, f: impl FnOnce(&mut Self, &mut String) -> R) -> R {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();

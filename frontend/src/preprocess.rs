@@ -88,11 +88,19 @@ impl PpState {
     /// Define the command line's `-D` macros (`(name, value)`), their values lexed as text of `file`.
     pub fn define_command_line(&mut self, defines: &[(String, String)], file: FileId, names: &mut Interner) {
         self.macros.reserve(defines.len());
+        thread_local! {
+            /// The body of `-D NAME` (the usual form: empty, nothing to lex), shared by every such macro of every
+            /// compile on this thread instead of one allocation each.
+            static EMPTY: Rc<MacroBody> = Rc::new(MacroBody { params: None, body: Vec::new(), region: 0 });
+        }
         for (name, value) in defines {
-            // `-D NAME` (the usual form) has an empty body: nothing to lex.
-            let body = if value.is_empty() { Vec::new() } else { crate::lexer::lex_kept(value, file, names) };
+            let body = if value.is_empty() {
+                EMPTY.with(Rc::clone)
+            } else {
+                Rc::new(MacroBody { params: None, body: crate::lexer::lex_kept(value, file, names), region: 0 })
+            };
             let name = names.intern(name);
-            self.define(name, Rc::new(MacroBody { params: None, body, region: 0 }));
+            self.define(name, body);
         }
     }
 

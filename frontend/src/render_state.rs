@@ -9,7 +9,7 @@ use crate::diag::Sink;
 use crate::structure::{Generation, LevelSyntax, RsItem, RsProp, RsValueSyntax, StateKind};
 use shaderlab_ir::hash::FastHashMap as HashMap;
 use shaderlab_ir::{
-    Deprecated, Interner, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue,
+    Deprecated, Interner, Name, RenderStateEntry, RenderStateMap, RenderStateValue, Span, StructureClue, SyntaxClue,
 };
 use std::rc::Rc;
 
@@ -149,11 +149,11 @@ fn var_kind(ty: &str) -> ValueKind {
 
 #[derive(Default, Clone)]
 struct Env<'a> {
-    vars: HashMap<&'a str, ValueKind>,
+    vars: HashMap<Name, ValueKind>,
     /// Counts the variable declarations merged so far: what a check that reads `vars` saw is still what it would
     /// see while this is unchanged.
     vars_version: u64,
-    named: HashMap<(u8, &'a str), Named<'a>>,
+    named: HashMap<(u8, Name), Named<'a>>,
     /// v1 rules: an undeclared identifier value is a variable of the property's kind.
     implicit_variables: bool,
 }
@@ -200,7 +200,7 @@ impl<'a> Merged<'a> {
         for item in &level.render {
             match item {
                 RsItem::VarDecl { ty, name, .. } => {
-                    env.vars.insert(name.as_str(), var_kind(ty));
+                    env.vars.insert(*name, var_kind(ty));
                     env.vars_version += 1;
                 }
                 RsItem::NamedState { kind, name, props, .. } => {
@@ -209,24 +209,21 @@ impl<'a> Merged<'a> {
                     apply(env, names, *kind, props, &mut checked, sink);
                     let reads_vars = props.iter().any(|p| matches!(p.value, RsValueSyntax::Ident(_)));
                     let vars_seen = reads_vars.then_some(env.vars_version);
-                    env.named.insert(
-                        (state_tag(*kind), name.as_str()),
-                        Named { props, checked: Rc::new(checked), vars_seen },
-                    );
+                    env.named.insert((state_tag(*kind), *name), Named { props, checked: Rc::new(checked), vars_seen });
                 }
                 RsItem::ApplyInline { kind, props, .. } => apply(env, names, *kind, props, map, sink),
-                RsItem::ApplyNamed { kind, name, name_span, .. } => {
-                    match env.named.get(&(state_tag(*kind), name.as_str())) {
-                        Some(named) if named.vars_seen.is_none_or(|seen| seen == env.vars_version) => {
-                            for (key, entry) in &named.checked.entries {
-                                map.entries.insert(*key, entry.clone());
-                            }
+                RsItem::ApplyNamed { kind, name, name_span, .. } => match env.named.get(&(state_tag(*kind), *name)) {
+                    Some(named) if named.vars_seen.is_none_or(|seen| seen == env.vars_version) => {
+                        for (key, entry) in &named.checked.entries {
+                            map.entries.insert(*key, entry.clone());
                         }
-                        Some(named) => apply(env, names, *kind, named.props, map, sink),
-                        None => sink
-                            .structure(StructureClue::UndeclaredRenderStateVariable { name: name.clone() }, *name_span),
                     }
-                }
+                    Some(named) => apply(env, names, *kind, named.props, map, sink),
+                    None => sink.structure(
+                        StructureClue::UndeclaredRenderStateVariable { name: names.resolve(*name).into() },
+                        *name_span,
+                    ),
+                },
                 RsItem::RenderQueue { value, value_span, .. } => {
                     let kind = ValueKind::Enum("RenderQueueType");
                     let member = match value {
@@ -342,10 +339,10 @@ fn check_value(
                 }
             }
         }
-        (RsValueSyntax::Ident(name), _) => {
-            let name = names.resolve(*name);
-            match env.vars.get(name) {
-                Some(&declared) if declared == kind => Some(RenderStateValue::Variable(name.into())),
+        (RsValueSyntax::Ident(symbol), _) => {
+            let name = names.resolve(*symbol);
+            match env.vars.get(symbol) {
+                Some(&declared) if declared == kind => Some(RenderStateValue::Variable(*symbol)),
                 Some(&declared) => mismatch(sink, [declared.describe(), " variable '", name, "'"].concat()),
                 None if env.implicit_variables => {
                     sink.syntax(
@@ -355,7 +352,7 @@ fn check_value(
                         }),
                         span,
                     );
-                    Some(RenderStateValue::Variable(name.into()))
+                    Some(RenderStateValue::Variable(*symbol))
                 }
                 None => {
                     sink.structure(StructureClue::UndeclaredRenderStateVariable { name: name.into() }, span);

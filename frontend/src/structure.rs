@@ -71,13 +71,13 @@ pub struct RsProp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RsItem {
     /// `BlendFactor name;` and the like.
-    VarDecl { ty: String, name: String, span: Span },
+    VarDecl { ty: &'static str, name: Name, span: Span },
     /// `BlendState name { ... }`
-    NamedState { kind: StateKind, name: String, props: Vec<RsProp>, span: Span },
+    NamedState { kind: StateKind, name: Name, props: Vec<RsProp>, span: Span },
     /// `BlendState = { ... }` or (v1) `BlendState { ... }`.
     ApplyInline { kind: StateKind, props: Vec<RsProp>, span: Span },
     /// `BlendState = name;`
-    ApplyNamed { kind: StateKind, name: String, name_span: Span, span: Span },
+    ApplyNamed { kind: StateKind, name: Name, name_span: Span, span: Span },
     /// `RenderQueueType = value;`
     RenderQueue { value: RsValueSyntax, value_span: Span, span: Span },
 }
@@ -572,15 +572,15 @@ impl<'a, 's> StructParser<'a, 's> {
                     }
                     return true;
                 }
-                if RS_VAR_TYPES.contains(&word)
-                    && self.tok(1).is_some_and(|t| t.kind == TokenKind::Ident)
-                    && self.is_punct(2, Punct::Semicolon)
-                {
-                    let start = self.here();
-                    let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
-                    self.pos += 3;
-                    level.push_render(RsItem::VarDecl { ty: word.to_owned(), name, span: start.to(self.prev_span()) });
-                    return true;
+                if let Some(&ty) = RS_VAR_TYPES.iter().find(|&&ty| ty == word) {
+                    if let (Some(name), true) =
+                        (self.tok(1).filter(|t| t.kind == TokenKind::Ident), self.is_punct(2, Punct::Semicolon))
+                    {
+                        let (start, name) = (self.here(), name.sym);
+                        self.pos += 3;
+                        level.push_render(RsItem::VarDecl { ty, name, span: start.to(self.prev_span()) });
+                        return true;
+                    }
                 }
                 false
             }
@@ -738,8 +738,7 @@ impl<'a, 's> StructParser<'a, 's> {
                 return true;
             }
             if let Some(t) = self.tok(2).filter(|t| t.kind == TokenKind::Ident) {
-                let name = self.text(t).to_owned();
-                let name_span = t.span;
+                let (name, name_span) = (t.sym, t.span);
                 self.pos += 3;
                 self.expect_semicolon();
                 level.push_render(RsItem::ApplyNamed {
@@ -755,8 +754,9 @@ impl<'a, 's> StructParser<'a, 's> {
             self.recover_statement();
             return true;
         }
-        if self.tok(1).is_some_and(|t| t.kind == TokenKind::Ident) && self.is_punct(2, Punct::LBrace) {
-            let name = self.tok(1).map(|t| self.text(t).to_owned()).unwrap_or_default();
+        if let (Some(name), true) =
+            (self.tok(1).filter(|t| t.kind == TokenKind::Ident).map(|t| t.sym), self.is_punct(2, Punct::LBrace))
+        {
             self.pos += 3;
             let props = self.rs_props();
             level.push_render(RsItem::NamedState { kind: state, name, props, span: start.to(self.prev_span()) });

@@ -43,8 +43,9 @@ pub enum RenderStateValue {
         b: f64,
         a: f64,
     },
-    /// A render-state variable: the material property read at run time.
-    Variable(String),
+    /// A render-state variable: the material property read at run time (its name, spelled by the module's
+    /// interner).
+    Variable(Name),
 }
 
 /// One merged property with the span of the assignment that won.

@@ -519,10 +519,8 @@ impl<'a> Writer<'a> {
         self.last = Last::Code;
     }
 
-    /// Run `f` with the scratch buffer, cleared: taken from the writer and given back, so assembling a line
-    /// allocates nothing once the buffer has grown (a nested use meanwhile gets an empty buffer of its own).
     /// The text of type `spec` (its errors reported now), in the reused type buffer: give it back with
-    /// [`Writer::give_type_text`].
+    /// [`Writer::give_type_text`] (a buffer not given back only costs the next one an allocation).
     pub(crate) fn take_type_text(&mut self, spec: &shaderlab_ir::TypeSpec) -> String {
         let mut text = std::mem::take(&mut self.type_text);
         text.clear();
@@ -530,10 +528,13 @@ impl<'a> Writer<'a> {
         text
     }
 
+    /// Keep `text`'s buffer for the next [`Writer::take_type_text`].
     pub(crate) fn give_type_text(&mut self, text: String) {
         self.type_text = text;
     }
 
+    /// Run `f` with the scratch buffer, cleared: taken from the writer and given back, so assembling a line
+    /// allocates nothing once the buffer has grown (a nested use meanwhile gets an empty buffer of its own).
     pub(crate) fn with_scratch<R>(&mut self, f: impl FnOnce(&mut Self, &mut String) -> R) -> R {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();

@@ -309,6 +309,27 @@ fn render_states_merge_innermost_latest() {
     assert_eq!(pass.render_state.entries[&28].value, V::Enum(2));
 }
 
+/// Render-state variables and named states are names as the lexer reads them: one spelled with a line
+/// continuation inside is the same name as the joined spelling (as any GLSL name is).
+#[test]
+fn render_state_names_are_read_as_the_lexer_joins_them() {
+    let src = format!(
+        "Shader \"t\" {{ SubShader \"s\" {{ Pass \"p\" {{
+            Bool depth\\\nWrite;
+            DepthState st\\\nate {{ WriteEnabled = depthWrite; }}
+            DepthState = state;
+            {ENTRIES}
+            VertexShader = vert; FragmentShader = frag;
+        }} }} }}"
+    );
+    let m = parse("t.shader", &src, &MapResolver::new(), &Options::default());
+    assert_eq!(codes(&m), Vec::<&str>::new());
+    let pass = m.passes.values().next().expect("pass");
+    use shaderlab_ir::RenderStateValue as V;
+    let value = &pass.render_state.entries[&11].value;
+    assert!(matches!(value, V::Variable(name) if m.name(*name) == "depthWrite"), "{value:?}");
+}
+
 /// A named state is checked where it is declared; applying it again gives what checking it again would, also
 /// when a variable it names is declared (or declared as another kind) between the declaration and the use.
 #[test]

@@ -262,7 +262,8 @@ impl<'a> Writer<'a> {
             }
             // `[qualifiers ]uniform T name[N];`, assembled in the scratch line (the checks run in the order of
             // the parts: type, dimensions, qualifiers).
-            let ty = self.take_type_text(&global.ty);
+            let mut ty = String::with_capacity(24);
+            self.spec_type_into(&mut ty, &global.ty);
             let dims = self.spec_dims(&global.ty, Owner::Global, name);
             self.scratch_line(|w, line| {
                 for q in w.leading_qualifiers(&global.qualifiers, global.span) {
@@ -274,7 +275,6 @@ impl<'a> Writer<'a> {
                 }
             });
             let mut reflected = String::with_capacity(ty.len() + dims.len());
-            self.give_type_text(ty);
             self.spec_base_into(&mut reflected, &global.ty);
             reflected.push_str(&dims);
             let sampler = matches!(m.types.get(global.ty.base), TypeInner::Sampler(_));
@@ -489,7 +489,8 @@ impl<'a> Writer<'a> {
         let name = self.m.name(mem.name);
         self.check_interface_name(name, mem.name_span);
         // `[qualifiers ]varying T name[N];` (the checks run in the order: type, dimensions, qualifiers).
-        let ty = self.take_type_text(&mem.ty);
+        let mut ty = String::with_capacity(24);
+        self.spec_type_into(&mut ty, &mem.ty);
         let dims = self.spec_dims(&mem.ty, Owner::Global, name);
         self.scratch_line(|w, line| {
             for q in w.leading_qualifiers(&mem.qualifiers, mem.span) {
@@ -500,8 +501,6 @@ impl<'a> Writer<'a> {
                 line.push_str(part);
             }
         });
-        let ty_len = ty.len();
-        self.give_type_text(ty);
         // The fragment stage declares the varyings the vertex stage reflected already: no type text is made again
         // (its type errors, if any, were reported by `spec_type_into` above).
         if self.reflection.has_varying(mem.name, name) {
@@ -512,7 +511,7 @@ impl<'a> Writer<'a> {
             (_, true) => "centroid",
             _ => "smooth",
         };
-        let mut reflected = String::with_capacity(ty_len + dims.len());
+        let mut reflected = String::with_capacity(ty.len() + dims.len());
         self.spec_base_into(&mut reflected, &mem.ty);
         reflected.push_str(&dims);
         self.reflection.varying(self.m, mem.name, name, reflected, interpolation);

@@ -90,9 +90,6 @@ pub(crate) struct Writer<'a> {
     cond_depth: usize,
     /// A line being assembled (kept to reuse its allocation).
     pub(crate) scratch: String,
-    /// The type text of a uniform or varying being declared, made before its line (kept to reuse its allocation:
-    /// see [`Writer::take_type_text`]).
-    type_text: String,
     /// Whether some text made so far in this stage may hold a line break. Code text is names, literals, operators
     /// and punctuation; only a list with conditional elements ([`Writer::list`]) and the source text of an
     /// erroneous expression can break a line, and they set this. Until then [`Writer::line`] need not look for
@@ -143,7 +140,6 @@ pub(crate) fn write_stage(
         repeats: Repeats::default(),
         cond_depth: 0,
         scratch: std::mem::take(&mut shared.scratch),
-        type_text: std::mem::take(&mut shared.type_text),
         may_break: false,
         needed: std::mem::take(&mut shared.needed),
     };
@@ -151,7 +147,6 @@ pub(crate) fn write_stage(
     w.output_declarations(&outputs, mrt_outputs);
     w.global_units(&shared.units, &mut shared.done, &shared.struct_units, &mut shared.hoistable);
     shared.scratch = std::mem::take(&mut w.scratch);
-    shared.type_text = std::mem::take(&mut w.type_text);
     shared.needed = std::mem::take(&mut w.needed);
     if w.errors.is_empty() {
         Ok(w.out)
@@ -431,8 +426,6 @@ pub(crate) struct Shared<'m> {
     needed: Vec<StructId>,
     /// The line buffer.
     scratch: String,
-    /// [`Writer::take_type_text`]'s buffer between the stages.
-    type_text: String,
     /// The interface names each function mentions ([`Probe::references`]'s buffers between the stages).
     references: References,
     /// The scope chain's declarations by name.
@@ -466,7 +459,6 @@ impl<'m> Shared<'m> {
             hoistable: Vec::new(),
             needed: Vec::new(),
             scratch: String::with_capacity(256),
-            type_text: String::with_capacity(32),
             references: References::default(),
             index,
         }
@@ -517,20 +509,6 @@ impl<'a> Writer<'a> {
             }
         }
         self.last = Last::Code;
-    }
-
-    /// The text of type `spec` (its errors reported now), in the reused type buffer: give it back with
-    /// [`Writer::give_type_text`] (a buffer not given back only costs the next one an allocation).
-    pub(crate) fn take_type_text(&mut self, spec: &shaderlab_ir::TypeSpec) -> String {
-        let mut text = std::mem::take(&mut self.type_text);
-        text.clear();
-        self.spec_type_into(&mut text, spec);
-        text
-    }
-
-    /// Keep `text`'s buffer for the next [`Writer::take_type_text`].
-    pub(crate) fn give_type_text(&mut self, text: String) {
-        self.type_text = text;
     }
 
     /// Run `f` with the scratch buffer, cleared: taken from the writer and given back, so assembling a line
